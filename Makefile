@@ -73,12 +73,13 @@ fmt:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$out"; exit 1; fi
 
 # GOEXPERIMENT=simd: the gpu package's vector rows (gpu/spanrow_simd.go,
-# docs/performance.md), which the default build leaves out, are vetted and
-# tested too (unit).
+# docs/performance.md) and the shader machine's vector kernels
+# (gpu/shader/kernels_simd.go), which the default build leaves out, are
+# vetted and tested too (unit).
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm
-	GOEXPERIMENT=simd $(GO) vet ./gpu
+	GOEXPERIMENT=simd $(GO) vet ./gpu ./gpu/shader
 
 # No test asserts on wall-clock time, and no browser test sleeps for a fixed
 # time (timing_test.go: TestNoTimedAssertions; make unit runs it too).
@@ -91,7 +92,7 @@ check-timing:
 # its own (gpu/tiles_wasm.go) that make vet does not see.
 unit:
 	$(GO) test $(GOTESTFLAGS) -vet=off -timeout $(TESTTIMEOUT) ./...
-	GOEXPERIMENT=simd $(GO) test $(GOTESTFLAGS) -short -vet=off -timeout $(TESTTIMEOUT) ./gpu
+	GOEXPERIMENT=simd $(GO) test $(GOTESTFLAGS) -short -vet=off -timeout $(TESTTIMEOUT) ./gpu ./gpu/shader
 
 # The packages that start goroutines (the GPU's tile workers, the quad
 # evaluator, the scenario runner's free-threaded calls and stress tests) or

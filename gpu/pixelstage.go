@@ -384,14 +384,16 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 					t1[i] = a0 + float64(blk.w8[0][i]*d1)
 					t2[i] = float64(blk.w8[1][i] * d2)
 				}
-				if k1 == perCol {
-					sumQuads(out, &t1, &t2)
-				} else {
-					sumQuads(out, &t2, &t1)
+				if k1 != perCol {
+					t1, t2 = t2, t1
 				}
+				sumQuads(out, &t1, &t2)
 				continue
 			}
 			if full {
+				if interpVec(out, a0, d1, d2, &blk.b1, &blk.b2) {
+					continue
+				}
 				for l := range out {
 					out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
 				}
@@ -463,6 +465,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		sh := [2]uint32{0, 16}
 		rs, bs := sh[ri/2], sh[bi/2]
 		if alive == shader.AllLanes {
+			if unormWordsVec(words, &blk.off, o, uint64(rs), uint64(bs)) {
+				return
+			}
 			for l := range blk.off {
 				words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
 			}

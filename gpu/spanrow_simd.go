@@ -5,6 +5,8 @@ package gpu
 import (
 	"simd/archsimd"
 	"unsafe"
+
+	"d3dsim/gpu/shader"
 )
 
 // The Gouraud row loops (spanRow, spanRowB1, spanRowB2, colSpan) eight
@@ -50,6 +52,7 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 		b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
 		u.store4(out[i:], r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -74,6 +77,7 @@ func spanRowB1Vec(out []uint32, f2, fs2, inv, pr, pg, pc, r2, g2, c2 float64, al
 		b2 := w2.Mul(vinv)
 		u.store4(out[i:], vr.Add(b2.Mul(r)), vg.Add(b2.Mul(g)), vc.Add(b2.Mul(c)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -101,6 +105,7 @@ func spanRowB2Vec(out []uint32, f1, fs1, inv float64, a0, d1, k *[3]float64, alp
 		b1 := w1.Mul(vinv)
 		u.store4(out[i:], r0.Add(b1.Mul(r1)).Add(kr), g0.Add(b1.Mul(g1)).Add(kg), c0.Add(b1.Mul(c1)).Add(kc))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -122,6 +127,7 @@ func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha ui
 	if i < n {
 		u.store4(out[i:], archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -169,4 +175,63 @@ func (u *unorm8x) store4(out []uint32, r, g, c archsimd.Float64x4) {
 	var buf [8]uint32
 	u.store(buf[:], lanes8(r, r), lanes8(g, g), lanes8(c, c))
 	copy(out[:4], buf[:4])
+}
+
+// interpVec is runBlock's interpolation of one component over a whole
+// block whose weights go per lane: out[l] = float32(a0 + b1[l]*d1 +
+// b2[l]*d2), each product rounded to float64 before its sum (VMULPD,
+// VADDPD: no fused multiply-add), then VCVTPD2PS, four lanes a register.
+// It ends with VZEROUPPER: the scalar SSE code after it would otherwise
+// pay for the dirty upper halves on every instruction.
+func interpVec(out *[shader.Lanes]uint32, a0, d1, d2 float64, b1, b2 *[shader.Lanes]float64) bool {
+	if !spanVec {
+		return false
+	}
+	va, v1, v2 := archsimd.BroadcastFloat64x4(a0), archsimd.BroadcastFloat64x4(d1), archsimd.BroadcastFloat64x4(d2)
+	for l := 0; l < shader.Lanes; l += 8 {
+		lo := va.Add(archsimd.LoadFloat64x4((*[4]float64)(b1[l : l+4])).Mul(v1)).Add(archsimd.LoadFloat64x4((*[4]float64)(b2[l : l+4])).Mul(v2))
+		hi := va.Add(archsimd.LoadFloat64x4((*[4]float64)(b1[l+4 : l+8])).Mul(v1)).Add(archsimd.LoadFloat64x4((*[4]float64)(b2[l+4 : l+8])).Mul(v2))
+		x := lanes8(lo, hi)
+		if x.IsNaN().ToBits() != 0 {
+			// Which NaN an operation gives depends on its operands'
+			// order, which the compiler may swap: the scalar loop's
+			// (out partly written: it fills the block).
+			archsimd.ClearAVXUpperBits()
+			return false
+		}
+		x.AsUint32x8().Store((*[8]uint32)(out[l : l+8]))
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
+}
+
+// unormWordsVec is the output merger's word path for a whole block:
+// words[off[l]] = unormW of o's four channels (red shifted by rs, blue by
+// bs), eight lanes a pass: (0, 1) scaled by 255 plus 0.5 in float32 and
+// truncated (VCVTTPS2DQ, as int32() does), +1 up to +Inf 255, the rest 0.
+func unormWordsVec(words []uint32, off *[shader.Lanes]int, o *shader.Vec, rs, bs uint64) bool {
+	if !spanVec {
+		return false
+	}
+	k255, half := archsimd.BroadcastFloat32x8(255), archsimd.BroadcastFloat32x8(0.5)
+	one, lim := archsimd.BroadcastUint32x8(1), archsimd.BroadcastUint32x8(0x3F7FFFFF)
+	lo, hi := archsimd.BroadcastInt32x8(0x3F7FFFFF), archsimd.BroadcastInt32x8(0x7F800001)
+	full := archsimd.BroadcastInt32x8(255)
+	ch := func(c *[shader.Lanes]uint32, l int) archsimd.Int32x8 {
+		x := archsimd.LoadUint32x8((*[8]uint32)(c[l : l+8]))
+		v := x.AsFloat32x8().Mul(k255).Add(half).ConvertToInt32()
+		xi := x.AsInt32x8()
+		sat := full.Masked(xi.Greater(lo).And(xi.Less(hi)))
+		return v.Merge(sat, x.Sub(one).Less(lim))
+	}
+	var buf [8]uint32
+	for l := 0; l < shader.Lanes; l += 8 {
+		w := ch(&o[0], l).ShiftAllLeft(rs).Or(ch(&o[1], l).ShiftAllLeft(8)).Or(ch(&o[2], l).ShiftAllLeft(bs)).Or(ch(&o[3], l).ShiftAllLeft(24))
+		w.AsUint32x8().Store(&buf)
+		for i, x := range buf {
+			words[off[l+i]] = x
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
 }

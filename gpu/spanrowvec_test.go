@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"d3dsim/gpu/shader"
 )
 
 // TestSpanRowVecSameBytes: spanRow, spanRowB1, spanRowB2 and colSpan, whose
@@ -107,5 +109,122 @@ func TestSpanRowVecSameBytes(t *testing.T) {
 		colSpan(got[:n], cols[0][:], cols[1][:], cols[2][:], p[0], p[1], p[2], alpha)
 		want(ref[:n], w1, w2, 0, s2, inv, &a0, &d1, &d2, alpha)
 		check("colSpan")
+	}
+}
+
+// TestInterpVecSameBits: the pixel stage's interpolation of a component
+// over a block whose weights go per lane, eight lanes a pass with
+// GOEXPERIMENT=simd (interpVec), gives runBlock's scalar bits: random weights and planes, with infinities,
+// NaNs, huge values and zeros of both signs among them.
+func TestInterpVecSameBits(t *testing.T) {
+	if !spanVec {
+		t.Skip("interpVec needs GOEXPERIMENT=simd on amd64 with AVX2")
+	}
+	rng := rand.New(rand.NewPCG(11, 29))
+	odd := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, 0.5}
+	val := func() float64 {
+		switch rng.IntN(5) {
+		case 0:
+			return odd[rng.IntN(len(odd))]
+		case 1:
+			return rng.NormFloat64() * 1e6
+		}
+		return rng.Float64()*2 - 0.5
+	}
+	var b1, b2 [64]float64
+	var got, want [64]uint32
+	hasNaN := func(v *[64]uint32) bool {
+		for _, x := range v {
+			if x&0x7FFFFFFF > 0x7F800000 {
+				return true
+			}
+		}
+		return false
+	}
+	drawn := 0
+	for round := range 4000 {
+		oddOnes := round%8 == 0 // else no odd value: mostly no NaN lane
+		v := func() float64 {
+			if x := val(); oddOnes || !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e200 {
+				return x
+			}
+			return 0.25
+		}
+		a0, d1, d2 := v(), v(), v()
+		for l := range b1 {
+			b1[l], b2[l] = v(), v()
+		}
+		if round%3 == 1 {
+			// Cancellation: a0 + b1*d1 is small and b2*d2 survives
+			// only in this order of the sums.
+			a0, d1, d2 = 1e18, -1e18, 1
+			for l := range b1 {
+				b1[l] = 1 + float64(rng.IntN(4))/(1<<52)
+			}
+		}
+		for l := range want {
+			want[l] = math.Float32bits(float32(a0 + float64(b1[l]*d1) + float64(b2[l]*d2)))
+		}
+		// A NaN lane: the vector loop declines (the scalar one fills
+		// the block); else it draws the scalar bits.
+		if ok := interpVec(&got, a0, d1, d2, &b1, &b2); ok == hasNaN(&want) {
+			t.Fatalf("interpVec returned %v with NaN lanes %v", ok, hasNaN(&want))
+		} else if ok {
+			drawn++
+			if got != want {
+				t.Fatalf("interpVec: %x, want %x (a0 %v d1 %v d2 %v)", got, want, a0, d1, d2)
+			}
+		}
+	}
+	if drawn < 3000 {
+		t.Errorf("interpVec drew %d blocks of 4000", drawn)
+	}
+}
+
+// TestUnormWordsVecSameBits: the word path of a whole block eight lanes a
+// pass (GOEXPERIMENT=simd) writes unormW's words: floats in (0, 1), at
+// and around 0, 1 and the rounding edges, negatives, infinities, NaNs,
+// denormals, both byte orders.
+func TestUnormWordsVecSameBits(t *testing.T) {
+	if !spanVec {
+		t.Skip("unormWordsVec needs GOEXPERIMENT=simd on amd64 with AVX2")
+	}
+	rng := rand.New(rand.NewPCG(3, 1))
+	odd := []uint32{0, 0x80000000, 1, 0x80000001, 0x3F7FFFFF, 0x3F800000, 0x3F800001, 0x7F800000, 0xFF800000,
+		0x7F800001, 0x7FC00000, 0xFFC00000, 0x3B808081, 0x3B808080, 0x3F7F7F7F, 0xBF800000, 0x7F7FFFFF}
+	var o shader.Vec
+	var off [shader.Lanes]int
+	for l := range off {
+		off[l] = 3 * l
+	}
+	got, want := make([]uint32, 3*shader.Lanes), make([]uint32, 3*shader.Lanes)
+	for round := range 3000 {
+		for c := range 4 {
+			for l := range o[c] {
+				switch rng.IntN(4) {
+				case 0:
+					o[c][l] = odd[rng.IntN(len(odd))]
+				case 1:
+					o[c][l] = rng.Uint32()
+				default:
+					o[c][l] = math.Float32bits(rng.Float32())
+				}
+			}
+		}
+		rs, bs := uint64(0), uint64(16)
+		if round%2 == 1 {
+			rs, bs = 16, 0
+		}
+		for l := range off {
+			want[off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
+		}
+		if !unormWordsVec(got, &off, &o, rs, bs) {
+			t.Fatal("unormWordsVec wrote nothing")
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("word %d: %#08x, want %#08x", i, got[i], want[i])
+			}
+		}
 	}
 }

@@ -21,6 +21,12 @@
 // instruction executed counts against StepLimit: a loop that never ends
 // faults (ErrStepLimit) instead of hanging the GPU.
 //
+// Built with GOEXPERIMENT=simd on amd64 with AVX2, the hot kernels run
+// eight lanes a pass (kernels_simd.go: the scalar kernels' operations in
+// their order, the same bits, which TestVectorKernels holds), and Run ends
+// with VZEROUPPER. Over a whole block, integer ops on values every lane
+// holds alike (a counted loop's counter) run once (uniform.go).
+//
 // Use, per draw and per goroutine:
 //
 //	p, err := shaderisa.Decode(words) // once per code address: cache p

@@ -256,17 +256,7 @@ func TestOperandsAndAliasing(t *testing.T) {
 // continues, discards, rets, every ALU op) against the per-lane reference.
 func TestRandomProgramsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
-	var names []string
-	for _, op := range batteryOps() {
-		names = append(names, op.String())
-	}
-	for n := range 300 {
-		src := randomProgram(rng, names)
-		p, err := Assemble(src)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", n, err, src)
-		}
-		m := NewMachine(p)
+	randomPrograms(t, rng, 300, func(p *Program, m *Machine) {
 		for v := range p.Inputs {
 			for c := range 4 {
 				setLanes(m, v, c, func(int) uint32 {
@@ -278,6 +268,24 @@ func TestRandomProgramsAgainstReference(t *testing.T) {
 			}
 		}
 		checkAgainstRef(t, p, m, rng.Uint64()|1)
+	})
+}
+
+// randomPrograms assembles n random programs (randomProgram) and hands each
+// to f with a new machine.
+func randomPrograms(t *testing.T, rng *rand.Rand, n int, f func(p *Program, m *Machine)) {
+	t.Helper()
+	var names []string
+	for _, op := range batteryOps() {
+		names = append(names, op.String())
+	}
+	for i := range n {
+		src := randomProgram(rng, names)
+		p, err := Assemble(src)
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s", i, err, src)
+		}
+		f(p, NewMachine(p))
 	}
 }
 

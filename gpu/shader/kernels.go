@@ -112,7 +112,7 @@ func kAdd(r, a, b, _ *[Lanes]uint32) {
 	rf, af, bf := f32(r), f32(a), f32(b)
 	for i := 0; i < Lanes; i += 4 {
 		x0, x1, x2, x3 := af[i]+bf[i], af[i+1]+bf[i+1], af[i+2]+bf[i+2], af[i+3]+bf[i+3]
-		if x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3 {
+		if s := (x0 + x1) + (x2 + x3); s != s { // a NaN lane, or infinities of both signs
 			x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
 		}
 		rf[i], rf[i+1], rf[i+2], rf[i+3] = x0, x1, x2, x3
@@ -123,7 +123,7 @@ func kMul(r, a, b, _ *[Lanes]uint32) {
 	rf, af, bf := f32(r), f32(a), f32(b)
 	for i := 0; i < Lanes; i += 4 {
 		x0, x1, x2, x3 := af[i]*bf[i], af[i+1]*bf[i+1], af[i+2]*bf[i+2], af[i+3]*bf[i+3]
-		if x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3 {
+		if s := (x0 + x1) + (x2 + x3); s != s { // a NaN lane, or infinities of both signs
 			x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
 		}
 		rf[i], rf[i+1], rf[i+2], rf[i+3] = x0, x1, x2, x3
@@ -137,7 +137,7 @@ func kMad(r, a, b, c *[Lanes]uint32) {
 		x1 := float32(af[i+1]*bf[i+1]) + cf[i+1]
 		x2 := float32(af[i+2]*bf[i+2]) + cf[i+2]
 		x3 := float32(af[i+3]*bf[i+3]) + cf[i+3]
-		if x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3 {
+		if s := (x0 + x1) + (x2 + x3); s != s { // a NaN lane, or infinities of both signs
 			x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
 		}
 		rf[i], rf[i+1], rf[i+2], rf[i+3] = x0, x1, x2, x3
@@ -148,7 +148,7 @@ func kDiv(r, a, b, _ *[Lanes]uint32) {
 	rf, af, bf := f32(r), f32(a), f32(b)
 	for i := 0; i < Lanes; i += 4 {
 		x0, x1, x2, x3 := af[i]/bf[i], af[i+1]/bf[i+1], af[i+2]/bf[i+2], af[i+3]/bf[i+3]
-		if x0 != x0 || x1 != x1 || x2 != x2 || x3 != x3 {
+		if s := (x0 + x1) + (x2 + x3); s != s { // a NaN lane, or infinities of both signs
 			x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
 		}
 		rf[i], rf[i+1], rf[i+2], rf[i+3] = x0, x1, x2, x3

@@ -189,16 +189,25 @@ const maxSrcs = 5
 
 // xinst is an instruction resolved against a Machine.
 type xinst struct {
-	op     Op
-	sat    bool
-	nz     bool
-	canon  bool // float arithmetic: NaN results canonical
-	mask   uint8
-	dst    [4]*[Lanes]uint32
-	src    [maxSrcs]xsrc
-	nsrc   uint8
-	jump   int32
-	rel    bool // a source is a relative cb element: its reads may fault
+	op    Op
+	sat   bool
+	nz    bool
+	canon bool // float arithmetic: NaN results canonical
+	mask  uint8
+	dst   [4]*[Lanes]uint32
+	src   [maxSrcs]xsrc
+	nsrc  uint8
+	jump  int32
+	rel   bool // a source is a relative cb element: its reads may fault
+	plain bool // no source has a modifier or is relative: fetch has nothing to do
+	// uniDst is the register (index in regs) whose components in mask
+	// the instruction writes, for the uniform tracking (uniform.go):
+	// uniNone for none, uniAll when it may write others too; uniSrc the
+	// first two sources' registers, uniConst for an immediate or a cb
+	// element (the same in every lane), uniNone for any other.
+	uniDst int32
+	uniSrc [2]int32
+	uniOp  bool // uniform.go evaluates it once for a block whose sources are uniform
 	kernel kernel
 	// direct: with every lane active, the op may write the destination as
 	// it goes (no component is read after it is written).
@@ -261,6 +270,12 @@ type Machine struct {
 	// vertex emitted, and the output stream (0..3) the instruction names.
 	Emit func(lanes uint64, cut bool, stream uint8)
 
+	// uni holds, per register, the components every lane of the block
+	// holds the same value in (uniform.go); uniSet is what the
+	// instruction just run made uniform.
+	uni    []uint8
+	uniSet uint8
+
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
 	modded  [maxSrcs][4]*[Lanes]uint32
@@ -322,7 +337,7 @@ func NewMachine(p *Program) *Machine {
 		x.offset = [3]int32{int32(in.Offset[0]), int32(in.Offset[1]), int32(in.Offset[2])}
 		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
-		x.canon = canonical[in.Op]
+		x.canon = canonical[in.Op] && !selfCanon[in.Op]
 		if in.Op.MemDst() {
 			// A store's or atomic's view or groupshared memory:
 			// compute.go writes it, never a register.
@@ -378,7 +393,15 @@ func NewMachine(p *Program) *Machine {
 			}
 		}
 		x.setDirect()
+		x.plain = true
+		for k := range int(x.nsrc) {
+			if x.src[k].mod || x.src[k].rel {
+				x.plain = false
+			}
+		}
+		m.resolveUniform(x, in)
 	}
+	m.uni = make([]uint8, len(m.regs))
 	return m
 }
 

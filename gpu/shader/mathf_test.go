@@ -70,40 +70,47 @@ func TestModifiersFolded(t *testing.T) {
 // special (NaN, zero, an infinity, out of exp2's range) so that blocks of
 // four go both ways.
 func TestTranscendentalLanes(t *testing.T) {
+	special := []uint32{0x7FC00000, 0x7FA00001, 0, 0x80000000, 0x7F800000, 0xFF800000, 0xC3200000, 0x43000000, 0xBF800000}
+	sweepTranscendentals(t, kExp2, kLog2, special, 37)
+}
+
+// sweepTranscendentals runs exp2k and log2k over every 61st float (every
+// 9973rd with -short), one of special every every-th lane, and compares
+// each lane with exp2f and log2f, canonical NaNs.
+func sweepTranscendentals(t *testing.T, exp2k, log2k kernel, special []uint32, every int) {
 	step := uint64(61)
 	if testing.Short() {
 		step = 9973
 	}
-	special := []uint32{0x7FC00000, 0x7FA00001, 0, 0x80000000, 0x7F800000, 0xFF800000, 0xC3200000, 0x43000000, 0xBF800000}
-	var a, r Vec
+	var a, r [Lanes]uint32
 	n, lane := 0, 0
 	flush := func() {
 		for _, k := range []struct {
 			name string
 			run  kernel
 			f    func(float32) float32
-		}{{"exp2", kExp2, exp2f}, {"log2", kLog2, log2f}} {
-			k.run(&r[0], &a[0], nil, nil)
+		}{{"exp2", exp2k, exp2f}, {"log2", log2k, log2f}} {
+			k.run(&r, &a, nil, nil)
 			for i := range lane {
-				want := math.Float32bits(k.f(math.Float32frombits(a[0][i])))
+				want := math.Float32bits(k.f(math.Float32frombits(a[i])))
 				if want&0x7FFFFFFF > 0x7F800000 {
 					want = canonNaN
 				}
-				if r[0][i] != want {
-					t.Fatalf("%s(%#08x) = %#08x, want %#08x", k.name, a[0][i], r[0][i], want)
+				if r[i] != want {
+					t.Fatalf("%s(%#08x) = %#08x, want %#08x", k.name, a[i], r[i], want)
 				}
 			}
 		}
 		lane = 0
 	}
 	for b := uint64(0); b <= 0xFFFFFFFF; b += step {
-		if n++; n%37 == 0 {
-			a[0][lane] = special[n%len(special)]
+		if n++; n%every == 0 {
+			a[lane] = special[n%len(special)]
 			if lane++; lane == Lanes {
 				flush()
 			}
 		}
-		a[0][lane] = uint32(b)
+		a[lane] = uint32(b)
 		if lane++; lane == Lanes {
 			flush()
 		}

@@ -34,6 +34,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 		}
 	}
+	clear(m.uni) // (a block resumed after sync_g_t too: nothing is known)
 	if mask == 0 {
 		return 0, nil
 	}
@@ -56,7 +57,16 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		mask, alive, live, pc, steps, lanes = resume.mask, resume.alive, resume.live, resume.pc, resume.steps, resume.lanes
 		stack = append(stack, resume.stack...)
 	}
-	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
+	defer func() {
+		m.Steps, m.LaneSteps = steps, lanes
+		if vecOK {
+			// The vector kernels leave the upper halves of the Y
+			// registers dirty: the caller's scalar (SSE) code would pay
+			// for every instruction (the interpolation in gpu's runBlock
+			// ran 7x slower).
+			vecDone()
+		}
+	}()
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
@@ -211,6 +221,14 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		default:
 			m.alu(in, mask)
 		}
+		// What the instruction wrote is uniform where the uniform path
+		// said so (uniSet), else not.
+		if d := in.uniDst; d >= 0 {
+			m.uni[d] = m.uni[d]&^in.mask | m.uniSet
+		} else if d == uniAll {
+			clear(m.uni)
+		}
+		m.uniSet = 0
 		if in.rel && m.relErr != nil {
 			f := m.relErr
 			m.relErr = nil
@@ -257,12 +275,23 @@ func quadMask(m uint64) uint64 {
 // test returns the lanes of mask whose condition (the source's first
 // swizzled component) passes the instruction's _z or _nz test.
 func (m *Machine) test(in *xinst, mask uint64) uint64 {
+	if mask == AllLanes && m.uniformSrc(in, 0, in.src[0].swz[0]) {
+		// Every lane holds the same condition.
+		if (in.src[0].c[0][0] != 0) == in.nz {
+			return mask
+		}
+		return 0
+	}
 	s := m.fetchRead(in, 0, 1)
 	v := s[0]
 	var nz uint64
-	for i := range v {
-		if v[i] != 0 {
-			nz |= 1 << i
+	if vecOK {
+		nz = nonzeroVec(v)
+	} else {
+		for i := range v {
+			if v[i] != 0 {
+				nz |= 1 << i
+			}
 		}
 	}
 	if in.nz {
@@ -320,6 +349,10 @@ func (m *Machine) fetchRead(in *xinst, k int, read uint8) *[4]*[Lanes]uint32 {
 			}
 			if s.neg {
 				flip = 1 << 31
+			}
+			if vecOK {
+				modVec(d, a, clr, flip)
+				break
 			}
 			for i := range d {
 				d[i] = a[i]&^clr ^ flip
@@ -424,15 +457,29 @@ func (m *Machine) scatter(in *xinst, mask uint64, broadcast bool) {
 
 // alu runs a per-component op: into res, then the write.
 func (m *Machine) alu(in *xinst, mask uint64) {
+	if in.uniOp && mask == AllLanes && m.trace == nil && m.uniformAlu(in) {
+		return
+	}
 	var a, b, c *[4]*[Lanes]uint32
 	// A per-component op reads the components it writes.
-	a = m.fetchRead(in, 0, in.mask)
-	b, c = a, a
-	if in.nsrc > 1 {
-		b = m.fetchRead(in, 1, in.mask)
-	}
-	if in.nsrc > 2 {
-		c = m.fetchRead(in, 2, in.mask)
+	if in.plain {
+		// No modifier, no relative operand: the sources as resolved.
+		a, b, c = &in.src[0].c, &in.src[1].c, &in.src[2].c
+		if in.nsrc < 3 {
+			c = a
+			if in.nsrc < 2 {
+				b = a
+			}
+		}
+	} else {
+		a = m.fetchRead(in, 0, in.mask)
+		b, c = a, a
+		if in.nsrc > 1 {
+			b = m.fetchRead(in, 1, in.mask)
+		}
+		if in.nsrc > 2 {
+			c = m.fetchRead(in, 2, in.mask)
+		}
 	}
 	if in.direct && mask == AllLanes {
 		// Straight to the destination: no copy through res.
@@ -486,9 +533,28 @@ func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
 			*d = *r
 			continue
 		}
-		for mm := mask; mm != 0; mm &= mm - 1 {
-			i := bits.TrailingZeros64(mm)
-			d[i] = r[i]
+		mergeLanes(d, r, mask)
+	}
+}
+
+// mergeLanes sets d[i] = r[i] for the lanes of mask, eight lanes at a
+// time: a group all in mask is copied whole, one with none left alone
+// (a partial block's mask is mostly runs of whole rows of quads).
+func mergeLanes(d, r *[Lanes]uint32, mask uint64) {
+	for i := 0; i < Lanes; i += 8 {
+		switch g := uint8(mask >> i); g {
+		case 0:
+		case 0xFF:
+			copy(d[i:i+8], r[i:i+8])
+		default:
+			if vecOK {
+				mergeVec(d, r, i, g)
+				continue
+			}
+			for ; g != 0; g &= g - 1 {
+				j := i + bits.TrailingZeros8(g)
+				d[j] = r[j]
+			}
 		}
 	}
 }
@@ -497,6 +563,14 @@ func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
 const canonNaN = 0x7FC00000
 
 func canon(r *[Lanes]uint32) {
+	if vecOK {
+		canonVec(r)
+		return
+	}
+	canonScalar(r)
+}
+
+func canonScalar(r *[Lanes]uint32) {
 	for i, v := range r {
 		if v&0x7FFFFFFF > 0x7F800000 {
 			r[i] = canonNaN
@@ -505,6 +579,14 @@ func canon(r *[Lanes]uint32) {
 }
 
 func saturate(r *[Lanes]uint32) {
+	if vecOK {
+		saturateVec(r)
+		return
+	}
+	saturateScalar(r)
+}
+
+func saturateScalar(r *[Lanes]uint32) {
 	f := f32(r)
 	for i, v := range f {
 		switch {
@@ -516,23 +598,63 @@ func saturate(r *[Lanes]uint32) {
 	}
 }
 
-// dot runs dp2, dp3 and dp4: products rounded, summed left to right.
+// dot runs dp2, dp3 and dp4: products rounded, summed left to right, one
+// pass over the lanes. With every lane active it writes the destination's
+// first component as it goes (a lane reads its own sources before it
+// writes), then copies it to the others.
 func (m *Machine) dot(in *xinst, mask uint64) {
 	n := 2 + int(in.op-OpDp2)
 	read := uint8(1)<<n - 1
 	a, b := m.fetchRead(in, 0, read), m.fetchRead(in, 1, read)
-	r := f32(&m.res[0])
-	a0, b0 := f32(a[0]), f32(b[0])
-	for i := range r {
-		r[i] = a0[i] * b0[i]
+	res := &m.res[0]
+	direct := mask == AllLanes && !in.dstRel
+	if direct {
+		res = in.dst[bits.TrailingZeros8(in.mask)]
 	}
-	for k := 1; k < n; k++ {
-		ak, bk := f32(a[k]), f32(b[k])
-		for i := range r {
-			r[i] = float32(r[i]) + float32(ak[i]*bk[i])
+	if vecOK {
+		dotVec(n, res, a, b)
+	} else {
+		dotSum(n, res, a, b)
+	}
+	if !direct {
+		m.commit(in, mask, true)
+		return
+	}
+	if in.sat {
+		saturate(res)
+	} else if !vecOK {
+		canon(res)
+	}
+	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {
+		if in.mask>>k&1 != 0 {
+			*in.dst[k] = *res
 		}
 	}
-	m.commit(in, mask, true)
+}
+
+// dotSum is dot's sum: NaNs as they come (canon makes them canonical).
+func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+	r := f32(res)
+	a0, b0, a1, b1 := f32(a[0]), f32(b[0]), f32(a[1]), f32(b[1])
+	switch n {
+	case 2:
+		for i := range r {
+			r[i] = float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+		}
+	case 3:
+		a2, b2 := f32(a[2]), f32(b[2])
+		for i := range r {
+			s := float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+			r[i] = s + float32(a2[i]*b2[i])
+		}
+	default:
+		a2, b2, a3, b3 := f32(a[2]), f32(b[2]), f32(a[3]), f32(b[3])
+		for i := range r {
+			s := float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+			s = float32(s + float32(a2[i]*b2[i]))
+			r[i] = s + float32(a3[i]*b3[i])
+		}
+	}
 }
 
 // QuadLane returns the lane of pixel (x, y) of an 8x8 block: quad q (2x2
