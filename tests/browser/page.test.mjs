@@ -549,7 +549,9 @@ test("a tutorial: notes step by step, lines highlighted, events selected", { tim
 const HELD = 100000;
 const LONG = {
   flush: "option maxsteps=50000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n    imm.Flush\n}\n",
-  statements: "repeat 1000 {\n    repeat 1000 {\n        expect violations == 0\n    }\n}\n",
+  // 4,000,000 statements and no call (1,000,000 took 433 ms in a CI run,
+  // done before the page's answer came back from a loaded machine).
+  statements: "repeat 4000 {\n    repeat 1000 {\n        expect violations == 0\n    }\n}\n",
   // 128 full-target quads of 512x512: 33.5 Mpixels (32 ran in 490 ms on a
   // quiet machine, done before the page could ask: the property needs the
   // run to outlast a few turns of the event loop and an evaluate).
