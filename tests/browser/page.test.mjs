@@ -552,9 +552,10 @@ const LONG = {
   // 4,000,000 statements and no call (1,000,000 took 433 ms in a CI run,
   // done before the page's answer came back from a loaded machine).
   statements: "repeat 4000 {\n    repeat 1000 {\n        expect violations == 0\n    }\n}\n",
-  // 128 full-target quads of 512x512: 33.5 Mpixels (32 ran in 490 ms on a
+  // 256 full-target quads of 512x512: 67 Mpixels (32 ran in 490 ms on a
   // quiet machine, done before the page could ask: the property needs the
-  // run to outlast a few turns of the event loop and an evaluate).
+  // run to outlast a few turns of the event loop and an evaluate; 128 took
+  // 697 ms by 2026-11-29).
   draws: `dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=512 Height=512
 bb = sc.GetBuffer 0
@@ -568,7 +569,7 @@ imm.IASetPrimitiveTopology TRIANGLELIST
 imm.IASetVertexBuffers 0 vb
 imm.VSSetShader vs
 imm.PSSetShader ps
-repeat 16 {
+repeat 32 {
     imm.ClearRenderTargetView rtv #202830ff
     repeat 8 {
         imm.Draw 6 0
