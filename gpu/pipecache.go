@@ -31,7 +31,7 @@ type pipeCache struct {
 	words []uint32
 	wp    int
 	hits  uint64 // draws that took the copy (for tests)
-	off   bool   // every draw prepares its pipe and programs (for tests: the reference)
+	off   bool   // every draw prepares its pipe and programs, every triangle takes the clip path (for tests: the reference)
 	// kept: the draw's pipe is pipe but for what a draw changes in it
 	// (keepPipe), so the next draw that takes the copy resets those fields
 	// instead of copying 1.7 KB. preparePipe, and anything else that
