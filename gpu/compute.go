@@ -147,6 +147,7 @@ func (ex *executor) dispatch(x, y, z uint32) {
 	}
 	d := &ex.draw
 	d.stop, d.vsInstrs, d.vertexCost, d.pipe = false, 0, 0, pipe{}
+	d.pipeCache.kept = false
 	if x == 0 || y == 0 || z == 0 || g.stopped != nil || g.abandoned {
 		return
 	}

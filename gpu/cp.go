@@ -118,7 +118,7 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	res := ex.res
 	ex.res = result{}
 	ex.st.reset() // drop references to memory
-	ex.draw.pipe = pipe{}
+	ex.draw.pipe, ex.draw.pipeCache.kept = pipe{}, false
 	return res
 }
 

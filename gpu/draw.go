@@ -603,6 +603,19 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	if d.pvSecond {
 		d.pipe.pv = &v1.a
 	}
+	s := &ex.st
+	if v0.p == v1.p && v1.p == v2.p && d.cd.nclip == 0 && d.cd.ncull == 0 && !s.wireframe && !d.pipeCache.off {
+		// One point three times (the draws scene's triangle): with no clip
+		// or cull distance its three outcodes are one, and inside every
+		// plane it projects to one pixel position, whose area of 0 set-up
+		// rejects (setupEdges); outside a plane all three are outside it.
+		// Either way what the clip path would find, without it
+		// (TestPointTriangle; pipeCache.off: the reference).
+		if ex.outcode(v0) != 0 {
+			return 0
+		}
+		return 1
+	}
 	// clip
 	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
 	if c0&c1&c2 != 0 || (c0|c1|c2)&clipNaN != 0 {
@@ -611,7 +624,6 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	if d.cd.ncull != 0 && d.cd.culled(v0, v1, v2) {
 		return 0
 	}
-	s := &ex.st
 	if s.wireframe {
 		ex.wireTriangle(v0, v1, v2, c0|c1|c2)
 		return 1

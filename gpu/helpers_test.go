@@ -31,6 +31,7 @@ func newRig(t testing.TB) *rig {
 	// PaintPageFaults: these tests watch the command processor finish every
 	// buffer, faults included; pagefault_test.go tests the engine stopping.
 	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2, PaintPageFaults: true, PaintEndlessLoops: true}, s, rec)
+	checkKeptPipes(t, g)
 	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 }
 

@@ -31,7 +31,16 @@ type pipeCache struct {
 	words []uint32
 	wp    int
 	hits  uint64 // draws that took the copy (for tests)
-	off   bool   // every draw prepares its pipe and programs (for tests: the reference)
+	off   bool   // every draw prepares its pipe and programs, every triangle takes the clip path (for tests: the reference)
+	// kept: the draw's pipe is pipe but for what a draw changes in it
+	// (keepPipe), so the next draw that takes the copy resets those fields
+	// instead of copying 1.7 KB. preparePipe, and anything else that
+	// writes the draw's pipe outside a draw, clears it.
+	kept  bool
+	kepts uint64 // draws that took it so (for tests)
+	// check, if set, sees every kept pipe before keepPipe resets it (for
+	// tests: TestKeptPipe compares it with the copy not made)
+	check func(kept *pipe)
 }
 
 // isDrawOp reports whether op is one of the draw packets, the only ones
@@ -60,13 +69,22 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 	cacheable := !faulted && g.watch == nil && g.swatch == nil && !c.off
 	key := d.prog.progKey()
 	if cacheable && c.ok && c.gen == ex.gen && samePrograms(&c.progs, &key) { // (the arrays' == is a call to memequal)
-		setPipe(&d.pipe, &c.pipe)
+		if c.kept {
+			if c.check != nil {
+				c.check(&d.pipe)
+			}
+			keepPipe(&d.pipe, &c.pipe)
+			c.kepts++
+		} else {
+			setPipe(&d.pipe, &c.pipe)
+			c.kept = true
+		}
 		d.vp, d.prog.curVP = ex.st.vp, 0
 		d.prog.block.words, d.prog.block.wp = c.words, c.wp
 		c.hits++
 		return true
 	}
-	c.ok, c.words = false, nil
+	c.ok, c.words, c.kept = false, nil, false
 	if !ex.preparePipe(faulted) {
 		return false
 	}
@@ -75,8 +93,24 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 		(d.prog.ps == nil || !d.prog.ps.uav) {
 		c.ok, c.gen, c.progs, c.pipe = true, ex.gen, key, *p
 		c.words, c.wp = d.prog.block.words, d.prog.block.wp
+		c.kept = true
 	}
 	return true
+}
+
+// keepPipe gives the draw's pipe p, which a draw left as the copy c but for
+// what a draw changes, c's values of those: the counters, the stop, the
+// primitive's provoking vertex, facing and line coverage, the early tests'
+// phase and the multisampled counters. The scratch (rows, earlyPass) is
+// written before it is read. A field a draw comes to change must be added
+// here: TestKeptPipe compares the pipe with the copy after every draw.
+func keepPipe(p, c *pipe) {
+	p.shaded, p.passed, p.instrs, p.stop = c.shaded, c.passed, c.instrs, c.stop
+	if p.pv != c.pv {
+		p.pv = c.pv
+	}
+	p.front, p.earlyNow, p.lineCov = c.front, c.earlyNow, c.lineCov
+	p.ms.extra, p.ms.cur = c.ms.extra, c.ms.cur
 }
 
 // alignPipePtrs gives dst src's pointer words (pointers, slices' arrays,

@@ -196,3 +196,98 @@ func TestAlignPipePtrs(t *testing.T) {
 		t.Fatalf("setPipe: %+v, want %+v", dst, src)
 	}
 }
+
+// checkKeptPipes makes every draw of g that keeps its pipe (pipeCache.kept)
+// compare it, once keepPipe has reset it, with the copy it did not make,
+// and fail t naming the first field that differs: a field a draw changes
+// that keepPipe leaves. newRig installs it in every test of the package.
+func checkKeptPipes(t testing.TB, g *GPU) {
+	if _, ok := t.(*testing.T); !ok {
+		return // (benchmarks time the draws as they run)
+	}
+	c := &g.ex.draw.pipeCache
+	failed := false
+	c.check = func(kept *pipe) {
+		if failed {
+			return
+		}
+		if f := keptDiff(kept, &c.pipe); f != "" {
+			failed = true
+			t.Errorf("a draw kept the pipe with %s changed since its copy (keepPipe does not reset it)", f)
+		}
+	}
+}
+
+// keptDiff names the field in which a kept pipe, once keepPipe has reset
+// it, differs from the copy of the pipe it stands for (the scratch rows and
+// earlyPass left out), or "".
+func keptDiff(kept, copied *pipe) string {
+	a, b := *kept, *copied
+	keepPipe(&a, &b)
+	a.rows, b.rows = [blk]rowSpan{}, [blk]rowSpan{}
+	clear(a.earlyPass[:])
+	clear(b.earlyPass[:])
+	return pipeDiff(&a, &b)
+}
+
+// pipeDiff names the field of a pipe in which a and b differ, byte by
+// byte, or "".
+func pipeDiff(a, b *pipe) string {
+	ab := (*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(a))
+	bb := (*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(b))
+	for i := range ab {
+		if ab[i] != bb[i] {
+			return fieldAt(reflect.TypeFor[pipe](), uintptr(i), "pipe")
+		}
+	}
+	return ""
+}
+
+// fieldAt names the field of t at byte off.
+func fieldAt(t reflect.Type, off uintptr, path string) string {
+	if t.Kind() != reflect.Struct {
+		return path
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); off >= f.Offset && off < f.Offset+f.Type.Size() {
+			return fieldAt(f.Type, off-f.Offset, path+"."+f.Name)
+		}
+	}
+	return path + " (padding)"
+}
+
+// TestKeptPipe: the check newRig installs fails for a field a draw changes
+// that keepPipe does not reset (here the fast flag, changed behind the
+// cache's back between two draws of one generation), and the draws scene's kind of
+// draw — the same state draw after draw — keeps the pipe.
+func TestKeptPipe(t *testing.T) {
+	red := [4]float32{1, 0, 0, 1}
+	vs := []vtx{pxv(1, 1, 32, 32, red), pxv(20, 2, 32, 32, red), pxv(3, 25, 32, 32, red)}
+	r := newRig(t)
+	a := r.target(32, 32, isa.FmtRGBA8)
+	b := r.scene(a, "ps_vertexcolor", vs)
+	for range 4 {
+		b.Draw(3, 0)
+	}
+	r.mustExec(b)
+	if c := &r.g.ex.draw.pipeCache; c.kepts != 3 {
+		t.Errorf("%d draws kept the pipe, want 3 (all but the first, which made it)", c.kepts)
+	}
+
+	c := &r.g.ex.draw.pipeCache
+	var found string
+	c.check = func(kept *pipe) {
+		if found == "" {
+			kept.fast = !kept.fast // what a draw that changed the pipe would leave
+			found = keptDiff(kept, &c.pipe)
+		}
+	}
+	b = r.scene(a, "ps_vertexcolor", vs)
+	for range 3 {
+		b.Draw(3, 0)
+	}
+	r.mustExec(b)
+	if found != "pipe.fast" {
+		t.Errorf("a kept pipe with its fast flag changed: pipeDiff found %q, want pipe.fast", found)
+	}
+}

@@ -116,6 +116,7 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
 	*p = pipe{cols: &d.cols, depthOut: -1, covOut: -1, check: d.check}
+	d.pipeCache.kept = false
 	// The pixels are those of the targets bound, render targets and depth
 	// buffer alike (Direct3D 11 requires them the same size).
 	w, h, any := math.MaxInt, math.MaxInt, false

@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -204,5 +205,48 @@ func TestWireframe(t *testing.T) {
 		if lit != 1 {
 			t.Errorf("row %d: %d pixels of the diagonal edge, want 1", y, lit)
 		}
+	}
+}
+
+// TestPointTriangle: a triangle whose three positions are one point gives
+// what the clip path gives it (pipeCache.off) — 0 outside a plane, 1 inside
+// every plane — for points inside, outside, on each plane and at small or
+// negative w, with depth clipping on and off.
+func TestPointTriangle(t *testing.T) {
+	r := newRig(t)
+	ex := &r.g.ex
+	ex.draw.vp = viewport{x: 0, y: 0, w: 64, h: 48, minZ: 0, maxZ: 1}
+	edge := []float64{0, 1, -1, 0.5, -0.5, 2, -2, 1e-9, -1e-9, math.Copysign(0, -1), 1e300, -1e300}
+	rng := rand.New(rand.NewPCG(7, 11))
+	pick := func() float64 {
+		if rng.IntN(2) == 0 {
+			return edge[rng.IntN(len(edge))]
+		}
+		return rng.Float64()*4 - 2
+	}
+	var ones, zeros int
+	for i := range 20000 {
+		var v cvert
+		v.p = [4]float64{pick(), pick(), pick(), pick()}
+		if i%3 == 0 {
+			v.p[3] = 1 // most points in front of the eye
+		}
+		ex.st.depthClip = i%2 == 0
+		a, b, c := v, v, v
+		ex.draw.pipeCache.off = false
+		got := ex.triangle(&a, &b, &c)
+		ex.draw.pipeCache.off = true
+		want := ex.triangle(&a, &b, &c)
+		if got != want {
+			t.Fatalf("point %v (depth clip %v): %d primitives, the clip path gives %d", v.p, ex.st.depthClip, got, want)
+		}
+		if got == 1 {
+			ones++
+		} else {
+			zeros++
+		}
+	}
+	if ones < 1000 || zeros < 1000 {
+		t.Errorf("%d points inside and %d outside: the points do not cover both", ones, zeros)
 	}
 }

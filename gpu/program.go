@@ -528,6 +528,17 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("no vertex program")
 		return false
 	}
+	if c := &ps.prepared; c.ok && c.gen == ex.gen && !ex.draw.pipeCache.off && c.sameCode(s) {
+		// The programs the last draw prepared, in its state generation:
+		// their slots are bound as they were (a SET_PROGRAM would have
+		// begun another generation), and their words are the same bytes
+		// (a draw may have written the memory), so the look-up would find
+		// the same entries. The constants are read again (Bind).
+		ps.setPrograms(c.progs)
+		c.hits++
+		return ex.bindProgram(ps.vs, isa.StageVS, "vertex") &&
+			(ps.ps == nil || ex.bindProgram(ps.ps, isa.StagePS, "pixel")) && ex.prepareClipDist()
+	}
 	stage := func(st int, want shaderisa.Stage, what string) (*progEntry, bool) {
 		b := &s.prog[st]
 		if !b.bound {
@@ -644,6 +655,20 @@ type preparedProgs struct {
 	gen   uint64
 	progs [5]*progEntry
 	hits  uint64 // draws that found them (for tests)
+}
+
+// sameCode reports whether the programs bound in s are the prepared ones,
+// byte for byte: a vertex and perhaps a pixel program, no other stage.
+func (c *preparedProgs) sameCode(s *state) bool {
+	vs, ps := &s.prog[isa.StageVS], &s.prog[isa.StagePS]
+	if s.prog[stageGS].bound || s.prog[stageHS].bound || s.prog[stageDS].bound ||
+		c.progs[0] == nil || string(vs.mem) != string(c.progs[0].code) {
+		return false
+	}
+	if !ps.bound {
+		return c.progs[1] == nil
+	}
+	return c.progs[1] != nil && string(ps.mem) == string(c.progs[1].code)
 }
 
 // samePrograms is a == b, entry by entry (the arrays' == is a call to

@@ -17,6 +17,7 @@ func newRigWorkers(t testing.TB, workers int) *rig {
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 1, RasterWorkers: workers, PaintPageFaults: true}, s, rec)
+	checkKeptPipes(t, g)
 	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 }
 
