@@ -486,12 +486,18 @@ func (fz *fusedBlock) pointLanes(mask uint64) {
 
 // sepRows writes the lanes of mask, row by row: the filter down the
 // columns from tableRows' rows (lerpCols), times the factor from its
-// column and row terms cc and cr, as a word.
+// column and row terms cc and cr, as a word. Whole rows go eight lanes a
+// pass under GOEXPERIMENT=simd (sepRowsVec), the rest one by one.
 func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, sw *[4]uint8, cc, cr *[4][8]float64) {
+	fz.sepRowsScalar(words, wp, mask, fz.sepRowsVec(words, wp, mask, sw, cc, cr), sw, cc, cr)
+}
+
+// sepRowsScalar is sepRows one lane at a time, but for the rows in done.
+func (fz *fusedBlock) sepRowsScalar(words []uint32, wp int, mask uint64, done uint8, sw *[4]uint8, cc, cr *[4][8]float64) {
 	s0, s1, s2, s3 := sw[0], sw[1], sw[2], sw[3]
 	for y := range 8 {
 		rb := rowBits(mask, y)
-		if rb == 0 {
+		if rb == 0 || done>>y&1 != 0 {
 			continue
 		}
 		top, bot := &fz.rv[fz.top[y]], &fz.rv[fz.bot[y]]
@@ -514,8 +520,14 @@ func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, sw *[4]uint8,
 }
 
 // laneRows is sepRows for a block of weights per lane (blk's): the factor
-// interpolated from the lane's weights.
+// interpolated from the lane's weights (whole rows by laneRowsVec under
+// GOEXPERIMENT=simd).
 func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mask uint64, sw *[4]uint8, kc *[4]int) {
+	fz.laneRowsScalar(blk, t, words, wp, mask, fz.laneRowsVec(blk, t, words, wp, mask, sw, kc), sw, kc)
+}
+
+// laneRowsScalar is laneRows one lane at a time, but for the rows in done.
+func (fz *fusedBlock) laneRowsScalar(blk *psBlock, t *tri, words []uint32, wp int, mask uint64, done uint8, sw *[4]uint8, kc *[4]int) {
 	s0, s1, s2, s3 := sw[0], sw[1], sw[2], sw[3]
 	var a0, d1, d2 [4]float64
 	for k, a := range kc {
@@ -523,7 +535,7 @@ func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mas
 	}
 	for y := range 8 {
 		rb := rowBits(mask, y)
-		if rb == 0 {
+		if rb == 0 || done>>y&1 != 0 {
 			continue
 		}
 		top, bot := &fz.rv[fz.top[y]], &fz.rv[fz.bot[y]]

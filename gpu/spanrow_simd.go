@@ -213,16 +213,9 @@ func unormWordsVec(words []uint32, off *[shader.Lanes]int, o *shader.Vec, rs, bs
 	if !spanVec {
 		return false
 	}
-	k255, half := archsimd.BroadcastFloat32x8(255), archsimd.BroadcastFloat32x8(0.5)
-	one, lim := archsimd.BroadcastUint32x8(1), archsimd.BroadcastUint32x8(0x3F7FFFFF)
-	lo, hi := archsimd.BroadcastInt32x8(0x3F7FFFFF), archsimd.BroadcastInt32x8(0x7F800001)
-	full := archsimd.BroadcastInt32x8(255)
+	u := newUnormWx()
 	ch := func(c *[shader.Lanes]uint32, l int) archsimd.Int32x8 {
-		x := archsimd.LoadUint32x8((*[8]uint32)(c[l : l+8]))
-		v := x.AsFloat32x8().Mul(k255).Add(half).ConvertToInt32()
-		xi := x.AsInt32x8()
-		sat := full.Masked(xi.Greater(lo).And(xi.Less(hi)))
-		return v.Merge(sat, x.Sub(one).Less(lim))
+		return u.ch(archsimd.LoadUint32x8((*[8]uint32)(c[l : l+8])))
 	}
 	var buf [8]uint32
 	for l := 0; l < shader.Lanes; l += 8 {
@@ -234,4 +227,27 @@ func unormWordsVec(words []uint32, off *[shader.Lanes]int, o *shader.Vec, rs, bs
 	}
 	archsimd.ClearAVXUpperBits()
 	return true
+}
+
+// unormWx is unormW eight lanes a pass: (0, 1) scaled by 255 plus 0.5 in
+// float32 and truncated (VCVTTPS2DQ, as int32() does), +1 up to +Inf 255,
+// zeros, negatives and NaNs 0.
+type unormWx struct {
+	k255, half   archsimd.Float32x8
+	one, lim     archsimd.Uint32x8
+	lo, hi, full archsimd.Int32x8
+}
+
+func newUnormWx() unormWx {
+	return unormWx{archsimd.BroadcastFloat32x8(255), archsimd.BroadcastFloat32x8(0.5),
+		archsimd.BroadcastUint32x8(1), archsimd.BroadcastUint32x8(0x3F7FFFFF),
+		archsimd.BroadcastInt32x8(0x3F7FFFFF), archsimd.BroadcastInt32x8(0x7F800001), archsimd.BroadcastInt32x8(255)}
+}
+
+// ch is unormW of the float bits x, lane by lane.
+func (u *unormWx) ch(x archsimd.Uint32x8) archsimd.Int32x8 {
+	v := x.AsFloat32x8().Mul(u.k255).Add(u.half).ConvertToInt32()
+	xi := x.AsInt32x8()
+	sat := u.full.Masked(xi.Greater(u.lo).And(xi.Less(u.hi)))
+	return v.Merge(sat, x.Sub(u.one).Less(u.lim))
 }
