@@ -3,6 +3,7 @@ package gpu
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"d3dsim/gpu/isa"
@@ -41,7 +42,13 @@ type directPlan struct {
 	runs       []directOp // ops of words, k consecutive ones at a time
 	fixed      []directOp // ops of constants
 	hits       uint64     // blocks it shaded (for tests)
-	off        bool       // every block through the input lanes (for tests: the reference)
+	// kept: the lanes of keptOut (the block's) that hold the fixed
+	// components already: directOuts wrote them last with this table
+	// (make and vertexOuts, which writes those components from lanes,
+	// clear it).
+	kept    uint64
+	keptOut *[shader.Lanes]cvert
+	off     bool // every block through the input lanes (for tests: the reference)
 }
 
 // directOp is one output component, or k consecutive ones: vertex v's
@@ -105,7 +112,7 @@ func (ex *executor) directVertices(v0 int64, n int) bool {
 // with vsIn input registers. It is usable unless an output copies an input
 // register past vsIn (whose lanes no fetch clears).
 func (dt *directPlan) make(plan *outPlan, fc *fetchCheck, m *shader.Machine, vsIn int) {
-	dt.ok, dt.usable, dt.key, dt.gen, dt.vsIn = true, true, plan.key, fc.gen, fc.vsIn
+	dt.ok, dt.usable, dt.key, dt.gen, dt.vsIn, dt.kept = true, true, plan.key, fc.gen, fc.vsIn, 0
 	op := func(o *outOp, d int) directOp {
 		if o.v == nil {
 			return directOp{x: o.x, d: d, k: 1}
@@ -177,12 +184,19 @@ func laneValue(w uint32, raw bool) float64 {
 // their words are in their buffers (linearFetch).
 func directOuts(dt *directPlan, plan *outPlan, out *[shader.Lanes]cvert, v0 int64, n int) {
 	const lm = shader.Lanes - 1
-	plan.constants(out, ^uint64(0)>>(shader.Lanes-n))
-	for _, o := range dt.fixed {
-		d := o.d % len(vertexWords{})
-		for j := range n {
-			(*vertexWords)(unsafe.Pointer(&out[j&lm]))[d] = o.x
+	mask := ^uint64(0) >> (shader.Lanes - n)
+	plan.constants(out, mask)
+	if dt.keptOut != out {
+		dt.keptOut, dt.kept = out, 0
+	}
+	if fresh := mask &^ dt.kept; fresh != 0 {
+		for _, o := range dt.fixed {
+			d := o.d % len(vertexWords{})
+			for w := fresh; w != 0; w &= w - 1 {
+				(*vertexWords)(unsafe.Pointer(&out[bits.TrailingZeros64(w)&lm]))[d] = o.x
+			}
 		}
+		dt.kept |= fresh
 	}
 	for i := range dt.runs {
 		r := &dt.runs[i]

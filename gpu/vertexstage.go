@@ -44,6 +44,22 @@ func (ex *executor) programVertex(i uint32, out *cvert) {
 	copyCvert(out, &c.out[i-c.base], n) // the draw's attributes only (varyings.go)
 }
 
+// chunkTriangle returns draw vertices i, i+1 and i+2 shaded, in place in
+// the block of shaded vertices (no copy into the assembler's ring), or nil
+// when they are not all in one block or the draw failed or stopped (then
+// programVertex, vertex by vertex: the block that holds i is shaded
+// already, the vertices are the same).
+func (ex *executor) chunkTriangle(i uint32) *[3]cvert {
+	c := &ex.draw.prog.chunk
+	if c.n == 0 || i < c.base || i-c.base >= uint32(c.n) {
+		ex.shadeVertices(i)
+	}
+	if ex.draw.prog.failed || ex.draw.stop || i-c.base+3 > uint32(c.n) {
+		return nil
+	}
+	return (*[3]cvert)(c.out[i-c.base:])
+}
+
 // shadeVertices fetches and shades draw vertices i0.. (a block).
 func (ex *executor) shadeVertices(i0 uint32) {
 	s, d := &ex.st, &ex.draw
@@ -172,6 +188,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if moves != nil {
 		src = ps.vs.movedOut // the outputs read straight from the inputs
 	}
+	d.direct.kept = 0 // (vertexOuts writes the components directOuts keeps)
 	vertexOuts(&ps.outPlan, &c.out, mask, src, ps.vsPos, vary, outs, flat)
 }
 
