@@ -214,25 +214,38 @@ func directOuts(dt *directPlan, plan *outPlan, out *[shader.Lanes]cvert, v0 int6
 			continue
 		}
 		// (k words of a vertex as floats, unrolled: one bounds check a
-		// vertex for the words and one for the components)
-		for j := range n {
-			f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
-			switch k {
-			case 4:
+		// vertex for the words and one for the components; the switch
+		// outside the vertices' loop)
+		switch k {
+		case 4:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[4]float64)(f[d:d+4]), (*[16]byte)(mem[at:at+16])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
 				g[2], g[3] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[12:])))
-			case 3:
+				at += stride
+			}
+		case 3:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[3]float64)(f[d:d+3]), (*[12]byte)(mem[at:at+12])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
 				g[2] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[8:])))
-			case 2:
+				at += stride
+			}
+		case 2:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[2]float64)(f[d:d+2]), (*[8]byte)(mem[at:at+8])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
-			default:
-				f[d] = float64(math.Float32frombits(binary.LittleEndian.Uint32(mem[at:])))
+				at += stride
 			}
-			at += stride
+		default:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
+				f[d] = float64(math.Float32frombits(binary.LittleEndian.Uint32(mem[at:])))
+				at += stride
+			}
 		}
 	}
 }

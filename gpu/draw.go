@@ -592,13 +592,12 @@ func (ex *executor) outcode(v *cvert) uint32 {
 	return c
 }
 
+// finite reports whether v's position is finite: c-c is +0 for a finite c
+// and NaN for an infinity or a NaN, which makes the sum NaN (one test, no
+// branch a component).
 func finite(v *cvert) bool {
-	for _, c := range v.p {
-		if !(math.Abs(c) <= math.MaxFloat64) {
-			return false
-		}
-	}
-	return true
+	p := &v.p
+	return (p[0]-p[0])+(p[1]-p[1])+(p[2]-p[2])+(p[3]-p[3]) == 0
 }
 
 // triangle clips a triangle and rasterizes what is left as a fan.

@@ -205,7 +205,8 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
 		t.inRange = true
-		for _, k := range p.ch {
+		for _, k := range &p.ch {
+			k &= numAttr - 1 // (no bounds check)
 			t.inRange = t.inRange && unit(a0[k]) && unit(a1[k]) && unit(a2[k])
 		}
 		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
