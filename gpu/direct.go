@@ -87,6 +87,14 @@ func (ex *executor) directVertices(v0 int64, n int) bool {
 	}
 	fc := &d.fetch
 	src, pos, vary, outs, flat := ps.vs.movedOut, ps.vsPos, ps.nattr/4, ps.vs.prog.Outputs, ps.flatRegs()
+	if ps.ps != nil && !s.so.on && d.cd.nclip == 0 && d.cd.ncull == 0 {
+		// Past the pixel program's inputs a varying is the stream
+		// output's or a clip or cull distance's (varyings.go): with
+		// neither, the vertex program's other outputs are read by
+		// nothing (the clipper and the lines copy them, no more). The
+		// block's attributes there keep what they held.
+		vary = min(vary, ps.psIn)
+	}
 	plan := &ps.outPlan
 	plan.ensure(src, pos, vary, outs, flat)
 	dt := &d.direct

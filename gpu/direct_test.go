@@ -250,3 +250,41 @@ func TestDirectOutsFixedOnceALane(t *testing.T) {
 	dt.ok = false
 	check(2, 0b11)
 }
+
+// TestDirectOutsPastPixelInputs: a block read from the buffers carries the
+// vertex program's outputs past the pixel program's inputs only when
+// something reads them; a clip distance in the texture coordinate (o2.x,
+// which ps_vertexcolor does not read) still clips, after draws that left
+// that output out, the same as through the input lanes.
+func TestDirectOutsPastPixelInputs(t *testing.T) {
+	tri := func(x float32, c [4]float32, u0, u1, u2 float32) []vtx {
+		v := []vtx{pxv(x, 1, 32, 32, c), pxv(x+15, 2, 32, 32, c), pxv(x+2, 30, 32, 32, [4]float32{0, 0, 1, 1})}
+		v[0][7], v[1][7], v[2][7] = u0, u1, u2
+		return v
+	}
+	red, white := [4]float32{1, 0, 0, 1}, [4]float32{1, 1, 1, 1}
+	vs := append(tri(0, red, 1, 1, 1), tri(16, red, 1, 1, 1)...)
+	got, want, hits, none := drawOnOff(t, vs, func(r *rig, on bool) { r.g.ex.draw.direct.off = !on },
+		func(r *rig) uint64 { return r.g.ex.draw.direct.hits },
+		func(r *rig, b *isa.Builder) []func() {
+			clipped := append(tri(0, white, 1, -1, 0.5), tri(16, white, -1, 1, -0.25)...)
+			other := r.buffer(vbytes(clipped...))
+			return []func(){
+				func() {},
+				func() {
+					b.SetClipDist(isa.ClipDistWord([2]int{2, -1}, 1, 0))
+					b.SetVB(0, other, uint32(len(clipped)*vertexBytes), vertexBytes, 0)
+				},
+			}
+		},
+		func(b *isa.Builder) {
+			b.Draw(3, 0)
+			b.Draw(3, 3)
+		})
+	if !bytes.Equal(got, want) {
+		t.Error("the draws differ from the same draws through the input lanes")
+	}
+	if none != 0 || hits < 4 {
+		t.Errorf("%d blocks read from the buffers with the table off, %d with it on", none, hits)
+	}
+}
