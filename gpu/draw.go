@@ -439,10 +439,8 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			k++
 		case isa.TopoTriangleList:
 			if k == 0 && count-i >= 3 {
-				if v := ex.chunkTriangle(i); v != nil {
-					ex.draw.prim++
-					ex.assembled(ex.outTriangle(&v[0], &v[1], &v[2]))
-					i += 2
+				if n := ex.chunkTriangles(i, count); n > 0 {
+					i += n - 1
 					continue
 				}
 			}
