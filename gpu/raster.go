@@ -1,6 +1,10 @@
 package gpu
 
-import "d3dsim/gpu/isa"
+import (
+	"math"
+
+	"d3dsim/gpu/isa"
+)
 
 // The rasterizer: fixed-point edge functions with 8 bits of subpixel
 // precision, pixel centres at +0.5, D3D's top-left fill rule, walked in 8x8
@@ -204,11 +208,16 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 	}
 	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
-		t.inRange = true
+		// Every colour value in [0, 1] (unit): v+0 is v but for -0,
+		// which becomes +0, and the bits of a value in [+0, 1] are at
+		// most 1's, those of a negative value, a NaN or one above 1 more
+		// (no branch a value).
+		m := uint64(0)
 		for _, k := range &p.ch {
 			k &= numAttr - 1 // (no bounds check)
-			t.inRange = t.inRange && unit(a0[k]) && unit(a1[k]) && unit(a2[k])
+			m = max(m, math.Float64bits(a0[k]+0), math.Float64bits(a1[k]+0), math.Float64bits(a2[k]+0))
 		}
+		t.inRange = m <= math.Float64bits(1)
 		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
 			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}
