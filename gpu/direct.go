@@ -42,13 +42,14 @@ type directPlan struct {
 	runs       []directOp // ops of words, k consecutive ones at a time
 	fixed      []directOp // ops of constants
 	hits       uint64     // blocks it shaded (for tests)
+	off        bool       // every block through the input lanes (for tests: the reference)
+
 	// kept: the lanes of keptOut (the block's) that hold the fixed
 	// components already: directOuts wrote them last with this table
 	// (make and vertexOuts, which writes those components from lanes,
 	// clear it).
 	kept    uint64
 	keptOut *[shader.Lanes]cvert
-	off     bool // every block through the input lanes (for tests: the reference)
 }
 
 // directOp is one output component, or k consecutive ones: vertex v's
