@@ -3,6 +3,7 @@ package gpu
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"d3dsim/gpu/isa"
@@ -42,6 +43,13 @@ type directPlan struct {
 	fixed      []directOp // ops of constants
 	hits       uint64     // blocks it shaded (for tests)
 	off        bool       // every block through the input lanes (for tests: the reference)
+
+	// kept: the lanes of keptOut (the block's) that hold the fixed
+	// components already: directOuts wrote them last with this table
+	// (make and vertexOuts, which writes those components from lanes,
+	// clear it).
+	kept    uint64
+	keptOut *[shader.Lanes]cvert
 }
 
 // directOp is one output component, or k consecutive ones: vertex v's
@@ -80,6 +88,14 @@ func (ex *executor) directVertices(v0 int64, n int) bool {
 	}
 	fc := &d.fetch
 	src, pos, vary, outs, flat := ps.vs.movedOut, ps.vsPos, ps.nattr/4, ps.vs.prog.Outputs, ps.flatRegs()
+	if ps.ps != nil && !s.so.on && d.cd.nclip == 0 && d.cd.ncull == 0 {
+		// Past the pixel program's inputs a varying is the stream
+		// output's or a clip or cull distance's (varyings.go): with
+		// neither, the vertex program's other outputs are read by
+		// nothing (the clipper and the lines copy them, no more). The
+		// block's attributes there keep what they held.
+		vary = min(vary, ps.psIn)
+	}
 	plan := &ps.outPlan
 	plan.ensure(src, pos, vary, outs, flat)
 	dt := &d.direct
@@ -105,7 +121,7 @@ func (ex *executor) directVertices(v0 int64, n int) bool {
 // with vsIn input registers. It is usable unless an output copies an input
 // register past vsIn (whose lanes no fetch clears).
 func (dt *directPlan) make(plan *outPlan, fc *fetchCheck, m *shader.Machine, vsIn int) {
-	dt.ok, dt.usable, dt.key, dt.gen, dt.vsIn = true, true, plan.key, fc.gen, fc.vsIn
+	dt.ok, dt.usable, dt.key, dt.gen, dt.vsIn, dt.kept = true, true, plan.key, fc.gen, fc.vsIn, 0
 	op := func(o *outOp, d int) directOp {
 		if o.v == nil {
 			return directOp{x: o.x, d: d, k: 1}
@@ -177,12 +193,19 @@ func laneValue(w uint32, raw bool) float64 {
 // their words are in their buffers (linearFetch).
 func directOuts(dt *directPlan, plan *outPlan, out *[shader.Lanes]cvert, v0 int64, n int) {
 	const lm = shader.Lanes - 1
-	plan.constants(out, ^uint64(0)>>(shader.Lanes-n))
-	for _, o := range dt.fixed {
-		d := o.d % len(vertexWords{})
-		for j := range n {
-			(*vertexWords)(unsafe.Pointer(&out[j&lm]))[d] = o.x
+	mask := ^uint64(0) >> (shader.Lanes - n)
+	plan.constants(out, mask)
+	if dt.keptOut != out {
+		dt.keptOut, dt.kept = out, 0
+	}
+	if fresh := mask &^ dt.kept; fresh != 0 {
+		for _, o := range dt.fixed {
+			d := o.d % len(vertexWords{})
+			for w := fresh; w != 0; w &= w - 1 {
+				(*vertexWords)(unsafe.Pointer(&out[bits.TrailingZeros64(w)&lm]))[d] = o.x
+			}
 		}
+		dt.kept |= fresh
 	}
 	for i := range dt.runs {
 		r := &dt.runs[i]
@@ -200,25 +223,38 @@ func directOuts(dt *directPlan, plan *outPlan, out *[shader.Lanes]cvert, v0 int6
 			continue
 		}
 		// (k words of a vertex as floats, unrolled: one bounds check a
-		// vertex for the words and one for the components)
-		for j := range n {
-			f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
-			switch k {
-			case 4:
+		// vertex for the words and one for the components; the switch
+		// outside the vertices' loop)
+		switch k {
+		case 4:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[4]float64)(f[d:d+4]), (*[16]byte)(mem[at:at+16])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
 				g[2], g[3] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[8:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[12:])))
-			case 3:
+				at += stride
+			}
+		case 3:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[3]float64)(f[d:d+3]), (*[12]byte)(mem[at:at+12])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
 				g[2] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[8:])))
-			case 2:
+				at += stride
+			}
+		case 2:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
 				g, b := (*[2]float64)(f[d:d+2]), (*[8]byte)(mem[at:at+8])
 				g[0], g[1] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[0:]))), float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4:])))
-			default:
-				f[d] = float64(math.Float32frombits(binary.LittleEndian.Uint32(mem[at:])))
+				at += stride
 			}
-			at += stride
+		default:
+			for j := range n {
+				f := (*vertexWords)(unsafe.Pointer(&out[j&lm]))
+				f[d] = float64(math.Float32frombits(binary.LittleEndian.Uint32(mem[at:])))
+				at += stride
+			}
 		}
 	}
 }

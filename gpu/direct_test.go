@@ -198,3 +198,93 @@ func TestDirectOutsDraws(t *testing.T) {
 		t.Errorf("%d blocks read from the buffers with the table off, %d with it on", none, hits)
 	}
 }
+
+// TestDirectOutsFixedOnceALane: directOuts writes a fixed component (here
+// the position's w, 1 for a three-word element) into a lane of the block
+// once, and again into every lane the block had not held (a longer block
+// after a shorter) and after make (another table); the lanes keep it, so a
+// component overwritten behind its back would show here as garbage.
+func TestDirectOutsFixedOnceALane(t *testing.T) {
+	ex := &executor{}
+	ps := &ex.draw.prog
+	ex.gen++
+	ex.st.layout.n, ex.st.layout.vid, ex.st.layout.iid = 1, isa.NoReg, isa.NoReg
+	ex.st.layout.els[0] = isa.VertexElement{Reg: 0, Format: isa.VtxRGB32F}
+	mem := make([]byte, 12*64)
+	for i := 0; i < len(mem); i += 4 {
+		binary.LittleEndian.PutUint32(mem[i:], math.Float32bits(float32(i)))
+	}
+	ex.st.vb[0] = vbuf{mem: mem, stride: 12, bound: true}
+	e := ps.program(assembleWords(t, "vs inputs=1 outputs=1\nmov o0, v0"))
+	ps.vs, ps.vsIn = e, 1
+	garbage := math.Float64frombits(0x7ff0dead0000beef)
+	var got [shader.Lanes]cvert
+	for j := range got {
+		got[j].p = [4]float64{garbage, garbage, garbage, garbage}
+	}
+	plan, dt, fc := &ps.outPlan, &ex.draw.direct, &ex.draw.fetch
+	check := func(n int, want uint64) {
+		t.Helper()
+		if !ex.linearFetch(0, n) {
+			t.Fatalf("linearFetch(0, %d) refused", n)
+		}
+		plan.ensure(e.movedOut, 0, 1, 1, 0)
+		if !dt.ok || dt.gen != fc.gen {
+			dt.make(plan, fc, e.m, ps.vsIn)
+		}
+		directOuts(dt, plan, &got, 0, n)
+		for j := range n {
+			if got[j].p[3] != 1 || got[j].p[0] != float64(12*j) {
+				t.Fatalf("block of %d: vertex %d is %v, want (%d, ..., 1)", n, j, got[j].p, 12*j)
+			}
+		}
+		if dt.kept != want {
+			t.Fatalf("block of %d: lanes kept %#x, want %#x", n, dt.kept, want)
+		}
+	}
+	check(3, 0b111)
+	check(5, 0b11111)
+	for j := range got {
+		got[j].p[3] = garbage // another table's block
+	}
+	dt.ok = false
+	check(2, 0b11)
+}
+
+// TestDirectOutsPastPixelInputs: a block read from the buffers carries the
+// vertex program's outputs past the pixel program's inputs only when
+// something reads them; a clip distance in the texture coordinate (o2.x,
+// which ps_vertexcolor does not read) still clips, after draws that left
+// that output out, the same as through the input lanes.
+func TestDirectOutsPastPixelInputs(t *testing.T) {
+	tri := func(x float32, c [4]float32, u0, u1, u2 float32) []vtx {
+		v := []vtx{pxv(x, 1, 32, 32, c), pxv(x+15, 2, 32, 32, c), pxv(x+2, 30, 32, 32, [4]float32{0, 0, 1, 1})}
+		v[0][7], v[1][7], v[2][7] = u0, u1, u2
+		return v
+	}
+	red, white := [4]float32{1, 0, 0, 1}, [4]float32{1, 1, 1, 1}
+	vs := append(tri(0, red, 1, 1, 1), tri(16, red, 1, 1, 1)...)
+	got, want, hits, none := drawOnOff(t, vs, func(r *rig, on bool) { r.g.ex.draw.direct.off = !on },
+		func(r *rig) uint64 { return r.g.ex.draw.direct.hits },
+		func(r *rig, b *isa.Builder) []func() {
+			clipped := append(tri(0, white, 1, -1, 0.5), tri(16, white, -1, 1, -0.25)...)
+			other := r.buffer(vbytes(clipped...))
+			return []func(){
+				func() {},
+				func() {
+					b.SetClipDist(isa.ClipDistWord([2]int{2, -1}, 1, 0))
+					b.SetVB(0, other, uint32(len(clipped)*vertexBytes), vertexBytes, 0)
+				},
+			}
+		},
+		func(b *isa.Builder) {
+			b.Draw(3, 0)
+			b.Draw(3, 3)
+		})
+	if !bytes.Equal(got, want) {
+		t.Error("the draws differ from the same draws through the input lanes")
+	}
+	if none != 0 || hits < 4 {
+		t.Errorf("%d blocks read from the buffers with the table off, %d with it on", none, hits)
+	}
+}

@@ -438,6 +438,12 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			}
 			k++
 		case isa.TopoTriangleList:
+			if k == 0 && count-i >= 3 {
+				if n := ex.chunkTriangles(i, count); n > 0 {
+					i += n - 1
+					continue
+				}
+			}
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
 				ex.draw.prim++
@@ -584,13 +590,12 @@ func (ex *executor) outcode(v *cvert) uint32 {
 	return c
 }
 
+// finite reports whether v's position is finite: c-c is +0 for a finite c
+// and NaN for an infinity or a NaN, which makes the sum NaN (one test, no
+// branch a component).
 func finite(v *cvert) bool {
-	for _, c := range v.p {
-		if !(math.Abs(c) <= math.MaxFloat64) {
-			return false
-		}
-	}
-	return true
+	p := &v.p
+	return (p[0]-p[0])+(p[1]-p[1])+(p[2]-p[2])+(p[3]-p[3]) == 0
 }
 
 // triangle clips a triangle and rasterizes what is left as a fan.
@@ -629,8 +634,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		return 1
 	}
 	if c0|c1|c2 == 0 {
-		// Inside every plane: no clipping, no copy. The attributes are
-		// copied only for a triangle that is drawn (not degenerate,
+		// Inside every plane: no clipping, no copy. The screen vertices
+		// get positions only; set-up reads the clip vertices'
+		// attributes, for a triangle that is drawn (not degenerate,
 		// culled or outside the scissor rectangle: setupEdges).
 		sv := &d.sv
 		d.projectPos(v0, &sv[0])
@@ -656,14 +662,10 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 			}
 			t.setupEdgeFns() // (setupEdges left them)
 		}
-		n := d.prog.nattr
-		copy(sv[0].a[:n], v0.a[:n]) // the draw's attributes (varyings.go)
-		copy(sv[1].a[:n], v1.a[:n])
-		copy(sv[2].a[:n], v2.a[:n])
 		if swapped {
-			t.setupAttrs(&sv[0], &sv[2], &sv[1], &d.pipe)
+			t.setupAttrs(&sv[0], &sv[2], &sv[1], &v0.a, &v2.a, &v1.a, &d.pipe)
 		} else {
-			t.setupAttrs(&sv[0], &sv[1], &sv[2], &d.pipe)
+			t.setupAttrs(&sv[0], &sv[1], &sv[2], &v0.a, &v1.a, &v2.a, &d.pipe)
 		}
 		if d.pipe.bias {
 			t.z0 += d.pipe.triBias(&sv[0], &sv[1], &sv[2])

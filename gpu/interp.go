@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 
+	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 	"d3dsim/gpu/shaderisa"
 )
@@ -48,7 +49,7 @@ func (ps *progState) flatRegs() uint32 {
 // (after setupAttrs set every input's): a constant input is the provoking
 // vertex's value with no slope, a noperspective one the screen-space plane
 // through the three vertices.
-func (t *tri) setupModes(v0, v1, v2 *svert, p *pipe) {
+func (t *tri) setupModes(a0, a1, a2 *[numAttr]float64, p *pipe) {
 	ps := p.prog
 	for m := ps.flat | ps.lin; m != 0; m &= m - 1 {
 		r := bits.TrailingZeros32(m)
@@ -57,7 +58,7 @@ func (t *tri) setupModes(v0, v1, v2 *svert, p *pipe) {
 				t.a0[k], t.d1[k], t.d2[k] = p.pv[k], 0, 0
 				continue
 			}
-			t.a0[k], t.d1[k], t.d2[k] = v0.a[k], v1.a[k]-v0.a[k], v2.a[k]-v0.a[k]
+			t.a0[k], t.d1[k], t.d2[k] = a0[k], a1[k]-a0[k], a2[k]-a0[k]
 		}
 	}
 }
@@ -114,4 +115,27 @@ func (ps *progState) linRegs() uint32 {
 		return 0
 	}
 	return ps.lin
+}
+
+// readSpan is the attributes the pixel program's planes are made for
+// (pipe.lo, pipe.hi): from the first component it reads to the last, of
+// every input register but SV_Position's, whose value the pixel stage
+// makes from the pixel and the triangle's depth and w (it keeps its planes
+// when it is centroid-sampled: msaa.go). A register or component the
+// program never reads (reads) has no plane a pixel looks at: ps_vertexcolor
+// reads v1 only, four planes of its eight.
+func (ps *progState) readSpan() (lo, hi int) {
+	lo, hi = 4*ps.psIn, 0
+	for r := range min(ps.psIn, isa.MaxVaryings) {
+		m := ps.ps.reads[r] & 0xF
+		if m == 0 || r == ps.psPos && ps.cent>>r&1 == 0 {
+			continue
+		}
+		lo = min(lo, 4*r+bits.TrailingZeros8(m))
+		hi = max(hi, 4*r+8-bits.LeadingZeros8(m))
+	}
+	if lo >= hi {
+		return 0, 0
+	}
+	return lo, hi
 }

@@ -316,17 +316,20 @@ func pixelWords(s *surface) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
-// wordChannels are the colour planes (a0, d1, d2) of the channels in the
-// low, second and third bytes of a target word: red, green and blue (the
-// attributes ch[0..2]), or blue, green and red when bgra.
-func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
-	r = [3]float64{t.a0[ch[0]], t.d1[ch[0]], t.d2[ch[0]]}
-	g = [3]float64{t.a0[ch[1]], t.d1[ch[1]], t.d2[ch[1]]}
-	c = [3]float64{t.a0[ch[2]], t.d1[ch[2]], t.d2[ch[2]]}
+// wordChannels are the attributes of the channels in the low, second and
+// third bytes of a target word: red, green and blue (ch[0..2]), or blue,
+// green and red when bgra.
+func wordChannels(ch *[4]uint8, bgra bool) (r, g, c uint8) {
+	r, g, c = ch[0], ch[1], ch[2]
 	if bgra {
 		r, c = c, r
 	}
 	return r, g, c
+}
+
+// plane is attribute k's plane: a0, d1, d2.
+func (t *tri) plane(k uint8) (a0, d1, d2 float64) {
+	return t.a0[k], t.d1[k], t.d2[k]
 }
 
 // spanColor is the Gouraud span: per pixel exactly the pixel stage's
@@ -341,10 +344,10 @@ func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
 func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, ch *[4]uint8, bgra bool) {
 	inv := t.invArea
 	s1, s2 := t.e[1].a, t.e[2].a
-	r, g, c := t.wordChannels(ch, bgra)
-	r0, r1, r2 := r[0], r[1], r[2]
-	g0, g1, g2 := g[0], g[1], g[2]
-	c0, c1, c2 := c[0], c[1], c[2]
+	r, g, c := wordChannels(ch, bgra)
+	r0, r1, r2 := t.plane(r)
+	g0, g1, g2 := t.plane(g)
+	c0, c1, c2 := t.plane(c)
 	if t.alpha <= 0xFF {
 		// Alpha the same at the three vertices: its byte is constant.
 		alpha := t.alpha << 24
@@ -421,10 +424,10 @@ func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 	inv := t.invArea
 	bgra := p.rt.fmt == isa.FmtBGRA8
 	words, wpitch := p.words, p.wpitch
-	r, g, c := t.wordChannels(&p.ch, bgra)
-	r0, r1, r2 := r[0], r[1], r[2]
-	g0, g1, g2 := g[0], g[1], g[2]
-	c0, c1, c2 := c[0], c[1], c[2]
+	r, g, c := wordChannels(&p.ch, bgra)
+	r0, r1, r2 := t.plane(r)
+	g0, g1, g2 := t.plane(g)
+	c0, c1, c2 := t.plane(c)
 	alpha := t.alpha << 24
 	rowB1 := t.e[1].a == 0 && t.e[2].b == 0 // b1 per row, b2 per column
 	xlo, xhi := rows[0].x0, rows[0].x1

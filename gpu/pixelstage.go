@@ -99,7 +99,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		p.generic, p.fast, p.kind = true, false, spanGeneric
 	}
 	p.color = p.nrt > 0 && p.outs > 0 && (s.blend[0].mask != 0 || p.generic)
-	p.lo, p.hi = 0, 4*ps.psIn
+	p.lo, p.hi = ps.readSpan()
 	p.kind = spanProgram
 	blk := &ps.block
 	blk.words, blk.wp = nil, 0

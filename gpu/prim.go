@@ -102,7 +102,7 @@ func (ex *executor) line(a, b *cvert) uint64 {
 
 	// walk
 	p, t := &d.pipe, d.soloTri()
-	t.setupAttrs(s0, s1, s1, p)
+	t.setupAttrs(s0, s1, s1, &s0.a, &s1.a, &s1.a, p)
 	t.front = !d.backEdges // a line faces front; a wireframe triangle's edges face as it does
 	t.z0 += d.edgeBias     // a wireframe triangle's depth bias (Depth Bias: lines of a wireframe only)
 	dx, dy := s1.x-s0.x, s1.y-s0.y

@@ -1,6 +1,10 @@
 package gpu
 
-import "d3dsim/gpu/isa"
+import (
+	"math"
+
+	"d3dsim/gpu/isa"
+)
 
 // The rasterizer: fixed-point edge functions with 8 bits of subpixel
 // precision, pixel centres at +0.5, D3D's top-left fill rule, walked in 8x8
@@ -96,7 +100,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 	if swapped {
 		v1, v2 = v2, v1
 	}
-	t.setupAttrs(v0, v1, v2, p)
+	t.setupAttrs(v0, v1, v2, &v0.a, &v1.a, &v2.a, p)
 	return true
 }
 
@@ -159,42 +163,61 @@ func (t *tri) setupEdgeFns() {
 }
 
 // setupAttrs prepares the interpolation of depth and of the attributes the
-// pixel program reads.
-func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
+// pixel program reads (pipe.lo, pipe.hi: progState.readSpan), from the
+// vertices' screen positions and their attributes a0, a1, a2 (the clip
+// vertices' own when the triangle was not clipped: no copy).
+func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pipe) {
 	t.z0, t.dz1, t.dz2 = v0.z, v1.z-v0.z, v2.z-v0.z
 	t.persp = !(v0.w == v1.w && v1.w == v2.w)
 	t.w0 = v0.w
+	lo, hi := p.lo, p.hi
+	s0, s1, s2 := t.a0[lo:hi], t.d1[lo:hi], t.d2[lo:hi]
+	s1, s2 = s1[:len(s0)], s2[:len(s0)]
+	x0, x1, x2 := a0[lo:hi], a1[lo:hi], a2[lo:hi]
+	x1, x2 = x1[:len(x0)], x2[:len(x0)]
+	// Every plane finite: v-v is +0 for a finite v and NaN otherwise, and
+	// a NaN makes the sum NaN (one test, no branch a value); summed as
+	// the planes are made, in the same order.
+	z := 0.0
 	if t.persp {
 		iw0, iw1, iw2 := 1/v0.w, 1/v1.w, 1/v2.w
 		t.iw0, t.diw1, t.diw2 = iw0, iw1-iw0, iw2-iw0
-		for k := p.lo; k < p.hi; k++ {
-			a0, a1, a2 := float64(v0.a[k]*iw0), float64(v1.a[k]*iw1), float64(v2.a[k]*iw2)
-			t.a0[k], t.d1[k], t.d2[k] = a0, a1-a0, a2-a0
+		for k := range x0 {
+			b0, b1, b2 := float64(x0[k]*iw0), float64(x1[k]*iw1), float64(x2[k]*iw2)
+			d1, d2 := b1-b0, b2-b0
+			s0[k], s1[k], s2[k] = b0, d1, d2
+			z += (b0 - b0) + (d1 - d1) + (d2 - d2)
 		}
 	} else {
-		for k := p.lo; k < p.hi; k++ {
-			t.a0[k], t.d1[k], t.d2[k] = v0.a[k], v1.a[k]-v0.a[k], v2.a[k]-v0.a[k]
+		for k := range x0 {
+			b0 := x0[k]
+			d1, d2 := x1[k]-b0, x2[k]-b0
+			s0[k], s1[k], s2[k] = b0, d1, d2
+			z += (b0 - b0) + (d1 - d1) + (d2 - d2)
 		}
 	}
 	if p.prog != nil && p.prog.flat|p.prog.lin != 0 {
-		t.setupModes(v0, v1, v2, p)
-	}
-	t.inRange, t.alpha = false, 0x100
-	if p.prog != nil {
-		// Every plane finite: v-v is +0 for a finite v and NaN
-		// otherwise, and a NaN makes the sum NaN (one test, no branch a
-		// value).
-		z := 0.0
-		for k := p.lo; k < p.hi; k++ {
-			z += (t.a0[k] - t.a0[k]) + (t.d1[k] - t.d1[k]) + (t.d2[k] - t.d2[k])
+		t.setupModes(a0, a1, a2, p)
+		z = 0 // (the planes setupModes made)
+		for k := range s0 {
+			z += (s0[k] - s0[k]) + (s1[k] - s1[k]) + (s2[k] - s2[k])
 		}
+	}
+	if p.prog != nil {
 		t.finite = z == 0
 	}
+	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
-		t.inRange = true
-		for _, k := range p.ch {
-			t.inRange = t.inRange && unit(v0.a[k]) && unit(v1.a[k]) && unit(v2.a[k])
+		// Every colour value in [0, 1] (unit): v+0 is v but for -0,
+		// which becomes +0, and the bits of a value in [+0, 1] are at
+		// most 1's, those of a negative value, a NaN or one above 1 more
+		// (no branch a value).
+		m := uint64(0)
+		for _, k := range &p.ch {
+			k &= numAttr - 1 // (no bounds check)
+			m = max(m, math.Float64bits(a0[k]+0), math.Float64bits(a1[k]+0), math.Float64bits(a2[k]+0))
 		}
+		t.inRange = m <= math.Float64bits(1)
 		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
 			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}

@@ -407,3 +407,38 @@ func TestFixedPointClamp(t *testing.T) {
 		t.Errorf("toFixed(NaN) = %s", got)
 	}
 }
+
+// TestSetupInRange: setupAttrs lets a triangle take the Gouraud spans
+// (inRange) exactly when every colour value of its three vertices is in
+// [0, 1] (unit): -0, +0 and 1 are, the next value above 1, the smallest
+// negative one, an infinity and a NaN are not, whichever vertex and
+// channel holds them; and finite and the planes follow the values.
+func TestSetupInRange(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, 0.5, math.Nextafter(1, 2), -math.SmallestNonzeroFloat64, math.Inf(1), math.Inf(-1), math.NaN(), 0x1p-1074, 2}
+	p := &pipe{kind: spanColor, lo: 4, hi: 8, ch: [4]uint8{6, 5, 4, 7}, prog: &progState{}}
+	planes := make([]float64, 3*8)
+	tr := &tri{a0: planes[:8], d1: planes[8:16], d2: planes[16:]}
+	sv := [3]svert{{w: 1}, {w: 1}, {w: 1}}
+	var a [3][numAttr]float64
+	for i := range 2000 {
+		for v := range 3 {
+			for c := 4; c < 8; c++ {
+				a[v][c] = 0.25 * float64((i+v+c)%5)
+			}
+		}
+		v, c := i%3, 4+i/3%4
+		x := vals[i/12%len(vals)]
+		a[v][c] = x
+		tr.setupAttrs(&sv[0], &sv[1], &sv[2], &a[0], &a[1], &a[2], p)
+		want := x >= 0 && x <= 1
+		if tr.inRange != want {
+			t.Fatalf("vertex %d channel %d = %v: inRange %v, want %v", v, c, x, tr.inRange, want)
+		}
+		if fin := !math.IsInf(x, 0) && !math.IsNaN(x); tr.finite != fin {
+			t.Fatalf("vertex %d channel %d = %v: finite %v, want %v", v, c, x, tr.finite, fin)
+		}
+		if math.Float64bits(tr.a0[c]) != math.Float64bits(a[0][c]) || math.Float64bits(tr.d1[c]) != math.Float64bits(a[1][c]-a[0][c]) {
+			t.Fatalf("vertex %d channel %d = %v: plane %v %v, want vertex 0's value and 1's less it", v, c, x, tr.a0[c], tr.d1[c])
+		}
+	}
+}

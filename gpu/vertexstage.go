@@ -44,6 +44,30 @@ func (ex *executor) programVertex(i uint32, out *cvert) {
 	copyCvert(out, &c.out[i-c.base], n) // the draw's attributes only (varyings.go)
 }
 
+// chunkTriangles draws the triangles of a triangle list from draw vertex i
+// (the first of a triangle) to the end of the block of shaded vertices
+// that holds it, reading their vertices in place in the block (no copy
+// into the assembler's ring), and returns the vertices it took: 0 when
+// the draw failed or stopped or the triangle at i ends in the next block
+// (then programVertex, vertex by vertex: the block that holds i is shaded
+// already, the vertices are the same). Like assemble, it stops after a
+// triangle that failed or stopped the draw.
+func (ex *executor) chunkTriangles(i, count uint32) uint32 {
+	d := &ex.draw
+	c := &d.prog.chunk
+	if c.n == 0 || i < c.base || i-c.base >= uint32(c.n) {
+		ex.shadeVertices(i)
+	}
+	n, end := uint32(0), min(c.n, int(count-c.base)) // (the draw's vertices in the block)
+	for j := int(i - c.base); j+3 <= end && !d.prog.failed && !d.stop; j += 3 {
+		v := (*[3]cvert)(c.out[j:])
+		d.prim++
+		ex.assembled(ex.outTriangle(&v[0], &v[1], &v[2]))
+		n += 3
+	}
+	return n
+}
+
 // shadeVertices fetches and shades draw vertices i0.. (a block).
 func (ex *executor) shadeVertices(i0 uint32) {
 	s, d := &ex.st, &ex.draw
@@ -172,6 +196,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if moves != nil {
 		src = ps.vs.movedOut // the outputs read straight from the inputs
 	}
+	d.direct.kept = 0 // (vertexOuts writes the components directOuts keeps)
 	vertexOuts(&ps.outPlan, &c.out, mask, src, ps.vsPos, vary, outs, flat)
 }
 
