@@ -220,9 +220,6 @@ type rate struct {
 // gpuScene runs frames of a rasterizer scene at the GPU level, after one
 // frame of warm-up, for at least atLeast.
 func gpuScene(sc machine.BenchScene, workers int, atLeast time.Duration) (rate, error) {
-	// A collection now, not while the scene is timed: the draws scene
-	// before it leaves its trace for the collector (runtime.GC).
-	runtime.GC()
 	r := machine.NewBenchRig(sc, workers)
 	r.Frame()
 	before := r.Stats()
