@@ -271,6 +271,12 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if argv[0] == "fxc" {
 		return cmdFxc(argv[1:], stdin, stdout, stderr)
 	}
+	for _, w := range argv[1:] {
+		if w == "-h" || w == "--help" || w == "-help" {
+			fmt.Fprint(stdout, verbUsage(argv[0]))
+			return exitOK
+		}
+	}
 	a, err := parseArgs(argv[0], argv[1:])
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim %s: %v\n%s", argv[0], err, usage)
@@ -310,4 +316,35 @@ func flagUint(a args, name string) *uint64 {
 	}
 	n, _ := strconv.ParseUint(v, 10, 64) // parseArgs checked it
 	return &n
+}
+
+// verbUsage is the part of usage about verb: its lines ("  d3dsim VERB ...")
+// and their continuations (the lines indented deeper, up to the next
+// command), what `d3dsim VERB --help` prints.
+func verbUsage(verb string) string {
+	var b strings.Builder
+	in := false
+	for _, line := range strings.SplitAfter(usage, "\n") {
+		switch {
+		case strings.HasPrefix(line, "  d3dsim "):
+			in = strings.HasPrefix(line, "  d3dsim "+verb+" ") || strings.TrimSpace(line) == "d3dsim "+verb
+		case !strings.HasPrefix(line, "   "):
+			in = false
+		}
+		if in {
+			b.WriteString(line)
+		}
+	}
+	if b.Len() == 0 {
+		return usage
+	}
+	out := "usage:\n" + b.String()
+	flags, _, _ := strings.Cut(usage[strings.Index(usage, "\nflags of run and verify:")+1:], "\n\n")
+	if verb == "run" || verb == "verify" {
+		out += "\n" + flags + "\n"
+	}
+	if i := strings.Index(usage, "\nexit status:"); i >= 0 {
+		out += usage[i:]
+	}
+	return out
 }

@@ -169,3 +169,34 @@ func TestShadertest(t *testing.T) {
 		t.Errorf("missing file: exit %d", code)
 	}
 }
+
+// `d3dsim VERB --help` (or -h) prints that command's part of the usage,
+// with run's and verify's flags, and exits 0: a subcommand's --help was an
+// "unknown flag" before.
+func TestVerbHelp(t *testing.T) {
+	for _, c := range []struct {
+		args          []string
+		want, notWant []string
+	}{
+		{[]string{"bench", "--help"}, []string{"d3dsim bench [--json]", "--scene: only these scenes", "exit status:"}, []string{"d3dsim run FILE", "--max-steps N"}},
+		{[]string{"inspect", "x.d3ds", "-h"}, []string{"d3dsim inspect FILE|- --at EVENT", "--mip N --slice N", "d3dsim inspect FILE|- --memory"}, []string{"d3dsim diff"}},
+		{[]string{"run", "--help"}, []string{"d3dsim run --link URL", "flags of run and verify:", "--max-steps N"}, []string{"d3dsim bench"}},
+		{[]string{"verify", "-help"}, []string{"d3dsim verify FILE", "--max-objects N"}, []string{"d3dsim gallery"}},
+		{[]string{"diff", "--help"}, []string{"d3dsim diff A B", "d3dsim diff FILE --modes"}, []string{"flags of run and verify:"}},
+	} {
+		code, out, errOut := runCLI(c.args...)
+		if code != exitOK || errOut != "" {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: the help lacks %q:\n%s", c.args, w, out)
+			}
+		}
+		for _, w := range c.notWant {
+			if strings.Contains(out, w) {
+				t.Errorf("%v: the help has %q, another command's:\n%s", c.args, w, out)
+			}
+		}
+	}
+}
