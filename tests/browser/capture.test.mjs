@@ -21,7 +21,7 @@ after(async () => {
   await h?.close();
 });
 
-test("Download capture.trace, drop it back: the same frame; paste a dump: Problems lists what is not simulated", { timeout: 180000 }, async () => {
+test("Download capture.trace, drop it back: the same frame; paste a dump: Problems lists what is not simulated", { timeout: 300000 }, async () => {
   const page = await h.openPage(h.baseURL + "#demo=hello-triangle");
   const want = await within("the first run", 60000, runToEnd(page));
   assert.match(want.hash, /^[0-9a-f]{16}$/);

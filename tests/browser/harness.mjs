@@ -209,7 +209,10 @@ export async function launch() {
     // and two of eight passed 30 s. The test's own limit still ends a hang.
     try {
       await page.goto(url, { timeout: OPEN_TIMEOUT });
-      await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: OPEN_TIMEOUT });
+      // (readyMs here too: in a CI run of 2026-11-29 the page's main thread
+      // stopped answering before window.d3dsim existed, and a wait of
+      // OPEN_TIMEOUT left the test no time to open the page again.)
+      await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: readyMs });
       await within(`openPage(${url}): d3dsim.ready`, readyMs, page.evaluateUnbounded(() => window.d3dsim.ready.then(() => true)));
     } catch (err) {
       err.message += ` (${await startState(page)}; ${((performance.now() - t0) / 1000).toFixed(1)} s since the open)`;
