@@ -339,8 +339,8 @@ func verbUsage(verb string) string {
 		return usage
 	}
 	out := "usage:\n" + b.String()
-	flags, _, _ := strings.Cut(usage[strings.Index(usage, "\nflags of run and verify:")+1:], "\n\n")
-	if verb == "run" || verb == "verify" {
+	if i := strings.Index(usage, "\nflags of run and verify:"); i >= 0 && (verb == "run" || verb == "verify") {
+		flags, _, _ := strings.Cut(usage[i+1:], "\n\n")
 		out += "\n" + flags + "\n"
 	}
 	if i := strings.Index(usage, "\nexit status:"); i >= 0 {
