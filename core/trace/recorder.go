@@ -79,6 +79,7 @@ const (
 )
 
 // record is one event in memory: 20 bytes, no pointers.
+// (Repeats compares the four fields after dt as one array.)
 type record struct {
 	dt     int32  // T minus the chunk's t0; farTime: see chunk.wide
 	shape  uint32 // index into Recorder.shapes
@@ -792,6 +793,53 @@ func (r *Recorder) appendSince(dst []Event, after uint64, limit int) []Event {
 		r.decode(s, &dst[len(dst)-1])
 	}
 	return dst
+}
+
+// Repeats appends to dst the times of the events held after seq after
+// that each repeat the event period before it — the same record but for
+// its time: the same shape (kind, layers, thread, name, context, object,
+// handle, HRESULT, rule), the same distance to its parent, the same line,
+// and neither with a fence, a DMA buffer id, a Msg or Args — up to the
+// first that does not, the newest event or cap(dst) (at least one is read
+// when dst has no room: dst is never grown past its capacity then), and
+// returns it, and whether it read up to the newest event. A reader that has checked the events up to after, and knows
+// the period events before them, knows every other field of the repeats
+// without decoding them: the verifier checks a run of Draws that change no
+// state, each four such events, by their times (issue 32's draw rate).
+func (r *Recorder) Repeats(after uint64, period int, dst []int64) (times []int64, newest bool) {
+	r.mu.Lock() // (no defer: every statement of a run of Draws asks)
+	if period <= 0 || after < uint64(period) || after+1-uint64(period) < r.first {
+		r.mu.Unlock()
+		return dst, false
+	}
+	room := max(cap(dst)-len(dst), 1)
+	s := after + 1
+	for ; s <= r.seq && room > 0; s, room = s+1, room-1 {
+		pos := s - 1
+		c := r.chunks[pos>>chunkBits-r.c0]
+		i := pos & (chunkSize - 1)
+		rc := &c.recs[i]
+		var ro *record
+		if i >= uint64(period) {
+			ro = &c.recs[i-uint64(period)]
+		} else {
+			old := pos - uint64(period)
+			ro = &r.chunks[old>>chunkBits-r.c0].recs[old&(chunkSize-1)]
+		}
+		// (the fields after dt, as one array: two compares)
+		if *(*[4]uint32)(unsafe.Pointer(&rc.shape)) != *(*[4]uint32)(unsafe.Pointer(&ro.shape)) ||
+			rc.parent == farParent || rc.off&^offMask != 0 {
+			break
+		}
+		t := c.t0 + int64(rc.dt)
+		if rc.dt == farTime {
+			t = c.wide[i]
+		}
+		dst = append(dst, t)
+	}
+	newest = s > r.seq
+	r.mu.Unlock()
+	return dst, newest
 }
 
 // At returns the event with that seq, and false when it was dropped or not

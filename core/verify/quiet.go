@@ -92,6 +92,7 @@ func (v *Verifier) quiet(evs []trace.Event) bool {
 		delete(v.as.sawRm, a.Seq)
 	}
 	v.quietN++
+	v.quietEnd, v.quietT, v.quietDraw = d.Seq, t, [2]bool{isDrawName(b.Name), isDrawName(c.Name)}
 	return true
 }
 

@@ -20,13 +20,15 @@ import (
 // free-threaded cap (FT-CAP), a blamed error (ERR-APP), an empty device key,
 // and polls that split a call across batches.
 func TestQuietSame(t *testing.T) {
-	quietSeen := 0
-	for seed := int64(1); seed <= 300; seed++ {
+	quietSeen, repeatSeen := 0, 0
+	for seed := int64(1); seed <= 120; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		var now int64
 		rec := trace.NewRecorder(func() int64 { return now }, func() string { return "main" })
-		fast, full := New(rec), New(rec)
+		// fast: quiet and its repeats; noRep: quiet alone; full: neither
+		fast, noRep, full := New(rec), New(rec), New(rec)
 		full.noQuiet = true
+		noRep.noRepeat = true
 		pick := func(xs ...string) string { return xs[rng.Intn(len(xs))] }
 		maybe := func(p float64) bool { return rng.Float64() < p }
 		// or is def, or with probability p one of alts
@@ -41,12 +43,30 @@ func TestQuietSame(t *testing.T) {
 			if maybe(0.05) {
 				fast.Poll() // a batch boundary anywhere, even inside a call
 			}
+			if maybe(0.05) {
+				noRep.Poll()
+			}
+		}
+		var last []trace.Event // the last call shaped like a quiet Draw, as emitted
+		repeat := func(n int) {
+			for ; n > 0; n-- {
+				for _, e := range last {
+					now += []int64{0, 80, 1000, 300_000}[rng.Intn(4)]
+					emit(e)
+				}
+				if maybe(0.5) {
+					fast.Poll() // at a call's end: the next may be a repeat
+				}
+			}
 		}
 		workerIn := false
 		for step := 0; step < 400; step++ {
 			now += []int64{10, 80, 1000, 400_000, 2_000_000}[rng.Intn(5)]
 			switch r := rng.Intn(20); {
+			case r < 6 && last != nil: // that call again, a few times (repeats.go)
+				repeat(rng.Intn(12) + 1)
 			case r < 12: // a call shaped like a quiet Draw, perturbed now and then
+				at := rec.Len()
 				th := or(0.08, "main", "worker")
 				ctx := or(0.05, "IC", "DC1", "")
 				api := or(0.15, "Draw", "DrawIndexed", "Dispatch", "Present", "Map", "IASetPrimitiveTopology", "CreateBuffer")
@@ -77,6 +97,13 @@ func TestQuietSame(t *testing.T) {
 				emit(trace.Event{Thread: th, From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: ddiName, Ctx: ddiCtx, HR: hr})
 				apiHR := or(0.05, "S_OK", "DXGI_ERROR_DEVICE_REMOVED")
 				emit(trace.Event{Thread: th, From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: api, Ctx: ctx, Obj: obj, HR: apiHR})
+				last = last[:0]
+				for _, e := range rec.Since(uint64(at)) {
+					if e.Kind != trace.Violation {
+						e.Seq, e.T, e.Parent = 0, 0, 0
+						last = append(last, e)
+					}
+				}
 			case r == 12: // the runtime's amortized call inside a Flush
 				emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: "Flush", Ctx: "IC"})
 				emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: "Flush", Ctx: "IC"})
@@ -116,16 +143,22 @@ func TestQuietSame(t *testing.T) {
 				fast.Poll()
 			}
 		}
+		repeat(3) // the end, a repeat's state
 		fast.Poll()
+		noRep.Poll()
 		full.Poll()
-		got, want := summary(fast), summary(full)
+		got, mid, want := summary(fast), summary(noRep), summary(full)
 		if got != want {
-			t.Fatalf("seed %d: the quiet path gives\n%s\nthe full one\n%s", seed, got, want)
+			t.Fatalf("seed %d: the quiet path with repeats gives\n%s\nthe full one\n%s", seed, got, want)
+		}
+		if mid != want {
+			t.Fatalf("seed %d: the quiet path gives\n%s\nthe full one\n%s", seed, mid, want)
 		}
 		quietSeen += fast.quietN
+		repeatSeen += fast.repeatN
 	}
-	if quietSeen == 0 {
-		t.Fatal("no call took the quiet path: the comparison proves nothing")
+	if quietSeen == 0 || repeatSeen == 0 {
+		t.Fatalf("%d calls took the quiet path, %d as repeats: the comparison proves nothing", quietSeen, repeatSeen)
 	}
 }
 

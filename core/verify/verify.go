@@ -84,6 +84,15 @@ type Verifier struct {
 	quietN  int // calls quiet took (tests)
 	// quietNames: the names of the last call quiet took
 	quietNames [4]string
+	// The last call quiet took (repeat.go): the seq of its last event, its
+	// thread's state, whether its DDI is a Draw's; repeats of it are checked
+	// by their times. noRepeat turns that off (tests compare).
+	quietEnd  uint64
+	quietT    *thState
+	quietDraw [2]bool // the DDI's call and return are a Draw's
+	noRepeat  bool
+	repeatN   int // calls taken as repeats (tests)
+	times     [pollBatch]int64
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -157,6 +166,9 @@ const maxKept = 1000
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
+		if v.quietEnd == v.next && v.next != 0 && !v.noRepeat && v.repeats() {
+			return
+		}
 		// In batches decoded under one lock into the verifier's array: no
 		// allocation per event. The ring may have dropped some:
 		// go by seq.
