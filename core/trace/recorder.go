@@ -70,6 +70,11 @@ type Recorder struct {
 	recent  [recentSlots]uint32 // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	byRef   [refSlots]uint32    // shape ids + 1 by the addresses of the strings (refSlot; 0: none)
 	far     map[uint64]uint64   // seq -> parent when the distance does not fit a record
+	// The last againN events EmitPart stored, by seq modulo againN: an
+	// event the same as the one againN before it is stored again as its
+	// record (emitAgain).
+	again  [againN]partAgain
+	agains uint64 // events emitAgain stored (tests)
 }
 
 // chunkBits sizes a chunk: 4,096 events (160 KiB of records).
@@ -379,14 +384,132 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 		return 0
 	}
 	r.mu.Lock()
+	if m := &r.again[(r.seq+1)%againN]; m.seq != 0 && m.seq+againN == r.seq+1 && m.k == k && sameRef(m.hr, hr) && samePart(&m.p, p) {
+		if seq := r.emitAgain(m); seq != 0 {
+			r.mu.Unlock()
+			return seq
+		}
+	}
 	e := &r.cur
 	// (field by field: *e = Event{...} builds the event aside and copies it)
 	e.Seq, e.T, e.Thread, e.From, e.Layer, e.Kind = 0, 0, "", p.From, p.Layer, k
 	e.Name, e.Ctx, e.Obj, e.Handle, e.HR = p.Name, p.Ctx, p.Obj, p.Handle, hr
 	e.Fence, e.DMA, e.Rule, e.Msg, e.Args, e.Line, e.Parent = p.Fence, 0, "", p.Msg, p.Args, 0, 0
+	line := r.line
 	seq := r.emit(e)
+	// What emitAgain needs to store the same event again as this record,
+	// when it has no text (and a near parent). (Not a record whose text
+	// was cut, past the byte limit: the same event may keep it next time.)
+	m := &r.again[seq%againN]
+	m.seq = 0
+	if rc := r.recordOf(seq); p.Msg == "" && p.Args.IsZero() && p.Fence == 0 && rc.parent != farParent {
+		m.seq, m.p, m.k, m.hr, m.thread, m.line, m.shape, m.parent = seq, *p, k, hr, e.Thread, line, rc.shape, rc.parent
+	}
 	r.mu.Unlock()
 	return seq
+}
+
+// againN is the period of the calls EmitPart stores again (emitAgain): the
+// four events of a Draw, the runtime's call and the DDI's.
+const againN = 4
+
+// partAgain is what EmitPart keeps of an event it emitted: what it was
+// given and the record it stored.
+type partAgain struct {
+	seq    uint64 // the event's (0: none kept)
+	p      Part
+	k      Kind
+	hr     string
+	thread string // its thread, which the stamp gave
+	line   int    // r.line when it was emitted
+	shape  uint32
+	parent uint32 // the record's parent field: a distance
+}
+
+// samePart says whether a and b have the same strings, each at the same
+// address (or both empty), and the same fence and layers: one compare a
+// field, no byte read.
+func samePart(a, b *Part) bool {
+	return a.From == b.From && a.Layer == b.Layer && a.Fence == b.Fence && sameRef(a.Name, b.Name) && sameRef(a.Ctx, b.Ctx) &&
+		sameRef(a.Obj, b.Obj) && sameRef(a.Handle, b.Handle) && sameRef(a.Msg, b.Msg) && sameRef(a.Args.b, b.Args.b)
+}
+
+// emitAgain is EmitPart of the event m keeps, again, with its next seq
+// and its own time — a Draw that changes no state, the same four events
+// as the last Draw's: when the thread, the scenario line and the parent's
+// distance are the same too, the record is m's but for its time, stored
+// without building the event, finding its shape or looking at its text
+// (issue 32's draw rate). It returns 0, having changed nothing, when they
+// are not (EmitPart goes the full way), or when the ring is full.
+// Subscribers that take the event get it decoded from the record. The
+// caller holds mu.
+func (r *Recorder) emitAgain(m *partAgain) uint64 {
+	if r.limit > 0 && r.held() >= uint64(r.limit) || r.line != m.line {
+		return 0
+	}
+	var t int64
+	var th string
+	if r.stamp != nil {
+		t, th = r.stamp()
+	} else {
+		if r.now != nil {
+			t = r.now()
+		}
+		if r.thread != nil {
+			th = r.thread()
+		}
+	}
+	if !sameRef(th, m.thread) {
+		return 0
+	}
+	seq := r.seq + 1
+	st := r.stackOf(th)
+	// the parent emit would give it, and its distance as the record keeps it
+	var parent uint64
+	if n := len(st.calls); n > 0 {
+		parent = st.calls[n-1].seq
+		if m.k == Return {
+			parent = st.calls[n-1].parent
+		}
+	}
+	var pf uint32
+	if parent != 0 {
+		pf = farParent
+		if d := seq - parent; parent < seq && d < farParent {
+			pf = uint32(d)
+		}
+	}
+	if pf != m.parent {
+		return 0
+	}
+	r.seq = seq
+	switch m.k {
+	case Call:
+		st.calls = append(st.calls, openCall{seq, parent})
+	case Return:
+		if n := len(st.calls); n > 0 {
+			st.calls = st.calls[:n-1]
+		}
+	}
+	pos := seq - 1
+	c := r.chunkFor(pos)
+	c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: int32(min(max(m.line, math.MinInt32), math.MaxInt32))}
+	m.seq = seq
+	r.agains++
+	for i := range r.subs {
+		if sub := &r.subs[i]; sub.f.All || sub.f.Kinds>>(m.k&31)&1 != 0 {
+			r.decode(seq, &r.cur)
+			sub.fn(&r.cur)
+		}
+	}
+	return seq
+}
+
+// recordOf is the record of the event seq, which is held. The caller holds
+// mu.
+func (r *Recorder) recordOf(seq uint64) *record {
+	pos := seq - 1
+	return &r.chunks[pos>>chunkBits-r.c0].recs[pos&(chunkSize-1)]
 }
 
 // emit is Emit of e (r.cur, or an event of the caller's), with mu held.
@@ -451,20 +574,7 @@ func (r *Recorder) emit(e *Event) uint64 {
 // store writes e, whose seq is r.seq, as a record. The caller holds mu.
 func (r *Recorder) store(e *Event) {
 	pos := e.Seq - 1
-	ci := pos >> chunkBits
-	if ci-r.c0 >= uint64(len(r.chunks)) {
-		var c *chunk
-		if n := len(r.free); n > 0 {
-			c, r.free = r.free[n-1], r.free[:n-1]
-		} else {
-			c = new(chunk)
-		}
-		if len(r.chunks) == 0 {
-			r.c0 = ci
-		}
-		r.chunks = append(r.chunks, c)
-	}
-	c := r.chunks[ci-r.c0]
+	c := r.chunkFor(pos)
 	rc := &c.recs[pos&(chunkSize-1)]
 	// First the shape last stored for strings at these addresses (most
 	// events are emitted from the same few places with the same strings);
@@ -477,20 +587,7 @@ func (r *Recorder) store(e *Event) {
 		id = r.shapeOf(e)
 		r.byRef[ref] = id + 1
 	}
-	if pos&(chunkSize-1) == 0 {
-		c.t0 = e.T // a chunk is filled in order from its first record
-	}
-	dt := int32(farTime)
-	if d := e.T - c.t0; d > math.MinInt32 && d <= math.MaxInt32 {
-		dt = int32(d)
-	} else {
-		if c.wide == nil {
-			c.wide = make([]int64, chunkSize)
-			r.bytes += 8 * chunkSize
-		}
-		c.wide[pos&(chunkSize-1)] = e.T
-	}
-	*rc = record{dt: dt, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
+	*rc = record{dt: r.dt(c, pos, e.T), shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if r.shapeB > max(r.compact, minCompact) {
 		if r.first == 1 || r.first == r.compFst {
 			// No event dropped since the last compaction: every shape is
@@ -565,6 +662,42 @@ func (r *Recorder) store(e *Event) {
 		c.text = binary.AppendUvarint(c.text, uint64(len(args)))
 		c.text = append(c.text, args...)
 	}
+}
+
+// chunkFor is the chunk of the event at position pos (its seq minus one),
+// the newest or the next, which it adds. The caller holds mu.
+func (r *Recorder) chunkFor(pos uint64) *chunk {
+	ci := pos >> chunkBits
+	if ci-r.c0 >= uint64(len(r.chunks)) {
+		var c *chunk
+		if n := len(r.free); n > 0 {
+			c, r.free = r.free[n-1], r.free[:n-1]
+		} else {
+			c = new(chunk)
+		}
+		if len(r.chunks) == 0 {
+			r.c0 = ci
+		}
+		r.chunks = append(r.chunks, c)
+	}
+	return r.chunks[ci-r.c0]
+}
+
+// dt is the record's time field of the event at pos, in chunk c, at time
+// t (farTime: in c.wide). The caller holds mu.
+func (r *Recorder) dt(c *chunk, pos uint64, t int64) int32 {
+	if pos&(chunkSize-1) == 0 {
+		c.t0 = t // a chunk is filled in order from its first record
+	}
+	if d := t - c.t0; d > math.MinInt32 && d <= math.MaxInt32 {
+		return int32(d)
+	}
+	if c.wide == nil {
+		c.wide = make([]int64, chunkSize)
+		r.bytes += 8 * chunkSize
+	}
+	c.wide[pos&(chunkSize-1)] = t
+	return farTime
 }
 
 // shapeOf is the id of e's shape, from the two-way cache (Recorder.recent)
@@ -731,6 +864,7 @@ func (r *Recorder) compactShapes() {
 	}
 	r.shapes, r.shapeID, r.shapeB = shapes, ids, bytes
 	r.recent, r.byRef = [recentSlots]uint32{}, [refSlots]uint32{}
+	r.again = [againN]partAgain{} // (their shapes' ids changed)
 	r.compact = 2 * bytes
 	r.compFst = r.first
 }

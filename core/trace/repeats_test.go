@@ -15,7 +15,7 @@ import (
 // (wide times), a ring that drops, and byte limits that drop and cut text.
 func TestRepeatsAgainstEvents(t *testing.T) {
 	reps, checked := 0, 0
-	for seed := int64(1); seed <= 40; seed++ {
+	for seed := int64(1); seed <= 24; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		var now int64
 		th := "main"
@@ -33,7 +33,7 @@ func TestRepeatsAgainstEvents(t *testing.T) {
 			period = 1 + rng.Intn(6)
 		}
 		var b ArgBuilder
-		for step := 0; step < 2000; step++ {
+		for step := 0; step < 1500; step++ {
 			now += []int64{0, 80, 150, 3_000_000_000}[rng.Intn(4)*min(1, rng.Intn(40))]
 			if rng.Intn(60) == 0 {
 				r.SetLine(rng.Intn(4))

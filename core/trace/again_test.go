@@ -1,0 +1,146 @@
+package trace
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestEmitPartAgain: EmitPart, which stores an event the same as the one
+// four before it as that record again (emitAgain), leaves the same trace
+// as Emit of the same events — the events held, each subscriber's view
+// (filters of every kind), the drops, the bytes and the shapes — on random
+// runs of Draw-shaped calls and what breaks a run: another thread, another
+// scenario line, another event between, a payload, a fence, a message, the
+// same strings at other addresses, names past MaxName, time jumps past a
+// chunk's int32, a ring that drops, byte limits, and the table of shapes
+// compacted under a run.
+func TestEmitPartAgain(t *testing.T) {
+	agains := uint64(0)
+	long := strings.Repeat("n", MaxName+5)
+	for seed := int64(1); seed <= 60; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		var now int64
+		th := "main"
+		stamp := func() (int64, string) { return now, th }
+		a, b := NewRecorder(nil, nil), NewRecorder(nil, nil)
+		a.SetStamp(stamp)
+		b.SetStamp(stamp)
+		if seed%3 == 0 { // (the other way of stamping)
+			a, b = NewRecorder(func() int64 { return now }, func() string { return th }), NewRecorder(func() int64 { return now }, func() string { return th })
+		}
+		switch seed % 4 {
+		case 1:
+			n := 1000 + rng.Intn(500)
+			a.SetLimit(n)
+			b.SetLimit(n)
+		case 2:
+			n := int64(150_000 + rng.Intn(100_000))
+			a.SetByteLimit(n)
+			b.SetByteLimit(n)
+		}
+		filters := []Filter{{All: true}, {Kinds: 1 << Return}, {Kinds: 1 << Message, DMA: true}}
+		got, want := make([][]Event, len(filters)), make([][]Event, len(filters))
+		for i, f := range filters {
+			if rng.Intn(2) == 0 {
+				a.SubscribeTo(f, func(e *Event) { got[i] = append(got[i], *e) })
+				b.SubscribeTo(f, func(e *Event) { want[i] = append(want[i], *e) })
+			}
+		}
+		both := func(e Event) { a.Emit(e); b.Emit(e) }
+		part := func(p *Part, k Kind, hr string) {
+			a.EmitPart(p, k, hr)
+			b.Emit(Event{From: p.From, Layer: p.Layer, Kind: k, Name: p.Name, Ctx: p.Ctx, Obj: p.Obj, Handle: p.Handle, HR: hr,
+				Fence: p.Fence, Msg: p.Msg, Args: p.Args})
+		}
+		var ab ArgBuilder
+		for i := range 10 { // shapes the compaction drops: the Draw's get other ids
+			both(Event{From: App, Layer: Runtime, Kind: Message, Name: fmt.Sprint("Start", i)})
+		}
+		for step := 0; step < 1500; step++ {
+			now += []int64{0, 80, 150, 3_000_000_000}[rng.Intn(4)*min(1, rng.Intn(60))]
+			if rng.Intn(100) == 0 {
+				line := rng.Intn(3)
+				a.SetLine(line)
+				b.SetLine(line)
+			}
+			if rng.Intn(150) == 0 {
+				th = []string{"main", "worker", string([]byte("main"))}[rng.Intn(3)]
+			}
+			switch k := rng.Intn(40); {
+			case k < 34: // a Draw, now and then with something that makes it another
+				api := Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"}
+				ddi := Part{From: Runtime, Layer: UMD, Name: "Draw", Ctx: "IC"}
+				switch rng.Intn(40) {
+				case 0:
+					ddi.Fence = 1
+				case 1:
+					ddi.Msg = "m"
+				case 2:
+					ddi.Args = ab.Str(KeyImpl, "DrawX").Args()
+				case 3:
+					api.Name = string([]byte("Draw")) // equal bytes elsewhere
+					if rng.Intn(2) == 0 {
+						// the table of shapes compacted as this call begins
+						// (when something was dropped since the last time):
+						// the DDI's events, kept before, get other ids
+						a.shapeB, a.compact, b.shapeB, b.compact = minCompact+1, 0, minCompact+1, 0
+					}
+				case 4:
+					ddi.Name = long
+				case 5:
+					api.Ctx = "DC1"
+				}
+				part(&api, Call, "")
+				now += 80
+				part(&ddi, Call, "")
+				if rng.Intn(40) == 0 {
+					both(Event{From: UMD, Layer: Runtime, Kind: Call, Name: "pfnRenderCb", DMA: uint64(1 + rng.Intn(3))})
+					both(Event{From: UMD, Layer: Runtime, Kind: Return, Name: "pfnRenderCb"})
+				}
+				part(&ddi, Return, "")
+				part(&api, Return, []string{"S_OK", "E_INVALIDARG"}[rng.Intn(40)/39])
+			case k < 37:
+				both(Event{From: App, Layer: Runtime, Kind: Call, Name: "IASetVertexBuffers", Ctx: "IC", Msg: strings.Repeat("x", rng.Intn(3000))})
+				both(Event{From: App, Layer: Runtime, Kind: Return, Name: "IASetVertexBuffers", Ctx: "IC", HR: "S_OK"})
+			case k < 39:
+				both(Event{From: Runtime, Layer: Runtime, Kind: Message, Name: "Debug", Msg: fmt.Sprint("x", rng.Intn(2))})
+			default:
+				if seed%5 == 0 && rng.Intn(4) == 0 { // new shapes enough for the table to be compacted
+					for i := 0; i < 1500; i++ {
+						both(Event{From: App, Layer: Runtime, Kind: Message, Name: "Note", Handle: fmt.Sprintf("%0*d", MaxName, step*10000+i)})
+					}
+				}
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			for i := range got {
+				for j := range min(len(got[i]), len(want[i])) {
+					if !reflect.DeepEqual(got[i][j], want[i][j]) {
+						t.Fatalf("seed %d: subscriber %d's event %d:\n%+v\nwant\n%+v", seed, i, j, got[i][j], want[i][j])
+					}
+				}
+			}
+			t.Fatalf("seed %d: the subscribers got other events", seed)
+		}
+		ea, eb := a.Events(), b.Events()
+		for i := range min(len(ea), len(eb)) {
+			if !reflect.DeepEqual(ea[i], eb[i]) {
+				t.Fatalf("seed %d: held event %d:\n%+v\nwant\n%+v", seed, i, ea[i], eb[i])
+			}
+		}
+		if len(ea) != len(eb) || a.Dropped() != b.Dropped() || a.Bytes() != b.Bytes() || a.ShapeBytes() != b.ShapeBytes() {
+			t.Fatalf("seed %d: %d events held, %d dropped, %d bytes, shapes %d; want %d, %d, %d, %d", seed,
+				len(ea), a.Dropped(), a.Bytes(), a.ShapeBytes(), len(eb), b.Dropped(), b.Bytes(), b.ShapeBytes())
+		}
+		agains += a.agains
+		if b.agains != 0 {
+			t.Fatal("Emit stored an event again")
+		}
+	}
+	if agains == 0 {
+		t.Fatal("no event was stored again: the comparison proves nothing")
+	}
+}
