@@ -59,8 +59,9 @@ type Recorder struct {
 	lastTh    string                // the thread of the last event and
 	lastSt    *callStack            // its stack: most events follow one on the same thread
 	subs      []subscriber
-	cur       Event // the event being emitted, handed to subscribers
-	scan      Event // the event ScanBack hands to its fn
+	subKinds  uint32 // the kinds some subscriber takes whatever its DMA id (a bit per Kind)
+	cur       Event  // the event being emitted, handed to subscribers
+	scan      Event  // the event ScanBack hands to its fn
 
 	shapes  []shape             // interned shapes, by id
 	shapeID map[shape]uint32    // and their ids
@@ -326,6 +327,10 @@ type subscriber struct {
 func (r *Recorder) SubscribeTo(f Filter, fn func(*Event)) {
 	r.mu.Lock()
 	r.subs = append(r.subs, subscriber{f, fn})
+	if f.All {
+		r.subKinds = ^uint32(0)
+	}
+	r.subKinds |= f.Kinds
 	r.mu.Unlock()
 }
 
@@ -496,7 +501,7 @@ func (r *Recorder) emitAgain(m *partAgain) uint64 {
 	c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: int32(min(max(m.line, math.MinInt32), math.MaxInt32))}
 	m.seq = seq
 	r.agains++
-	for i := range r.subs {
+	for i := 0; r.subKinds>>(m.k&31)&1 != 0 && i < len(r.subs); i++ {
 		if sub := &r.subs[i]; sub.f.All || sub.f.Kinds>>(m.k&31)&1 != 0 {
 			r.decode(seq, &r.cur)
 			sub.fn(&r.cur)
