@@ -951,30 +951,34 @@ func (r *Recorder) Repeats(after uint64, period int, dst []int64) (times []int64
 		r.mu.Unlock()
 		return dst, false
 	}
-	room := max(cap(dst)-len(dst), 1)
-	s := after + 1
-	for ; s <= r.seq && room > 0; s, room = s+1, room-1 {
+	room := uint64(max(cap(dst)-len(dst), 1))
+	s, end := after+1, min(r.seq, after+room)
+	for s <= end {
+		// the events of one chunk at a time
 		pos := s - 1
 		c := r.chunks[pos>>chunkBits-r.c0]
-		i := pos & (chunkSize - 1)
-		rc := &c.recs[i]
-		var ro *record
-		if i >= uint64(period) {
-			ro = &c.recs[i-uint64(period)]
-		} else {
-			old := pos - uint64(period)
-			ro = &r.chunks[old>>chunkBits-r.c0].recs[old&(chunkSize-1)]
+		i, last := pos&(chunkSize-1), min(end-1-pos+pos&(chunkSize-1), chunkSize-1)
+		for ; i <= last; i, s = i+1, s+1 {
+			rc := &c.recs[i]
+			var ro *record
+			if i >= uint64(period) {
+				ro = &c.recs[i-uint64(period)]
+			} else {
+				old := s - 1 - uint64(period)
+				ro = &r.chunks[old>>chunkBits-r.c0].recs[old&(chunkSize-1)]
+			}
+			// (the fields after dt, as one array: two compares)
+			if *(*[4]uint32)(unsafe.Pointer(&rc.shape)) != *(*[4]uint32)(unsafe.Pointer(&ro.shape)) ||
+				rc.parent == farParent || rc.off&^offMask != 0 {
+				r.mu.Unlock()
+				return dst, false
+			}
+			t := c.t0 + int64(rc.dt)
+			if rc.dt == farTime {
+				t = c.wide[i]
+			}
+			dst = append(dst, t)
 		}
-		// (the fields after dt, as one array: two compares)
-		if *(*[4]uint32)(unsafe.Pointer(&rc.shape)) != *(*[4]uint32)(unsafe.Pointer(&ro.shape)) ||
-			rc.parent == farParent || rc.off&^offMask != 0 {
-			break
-		}
-		t := c.t0 + int64(rc.dt)
-		if rc.dt == farTime {
-			t = c.wide[i]
-		}
-		dst = append(dst, t)
 	}
 	newest = s > r.seq
 	r.mu.Unlock()
