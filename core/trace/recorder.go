@@ -36,7 +36,10 @@ import (
 // the trace grows, and a chunk whose events were all dropped is reused. The
 // readers decode events on demand: Events, Since and Snapshot return fresh
 // slices (the caller owns them); At, AppendSince, ScanBack and Subscribe do
-// not allocate per event.
+// not allocate per event. An event the same as the one four before it (a
+// Draw that changes no state: its call and return, the runtime's and the
+// DDI's) is stored as that record again with its own time (emitAgain), and
+// a reader that knows the earlier event can take it by its time (Repeats).
 type Recorder struct {
 	mu      xsync.Mutex
 	chunks  []*chunk // chunks[i] holds the events of positions (c0+i)<<chunkBits ..
