@@ -91,8 +91,9 @@ type game struct {
 	drawn bool          // Draw ran since the last slice: the next Update may run one
 
 	// What the stage last showed: Draw redraws only when one of them moved.
-	dirty  bool // a new frame (or none) since the last Draw
-	sw, sh int  // the screen's size at the last Draw
+	dirty  bool   // a new frame (or none) since the last Draw
+	shown  []byte // the pixels img holds (a presented frame's never change)
+	sw, sh int    // the screen's size at the last Draw
 
 	draws atomic.Uint64 // Draws that drew the stage (d3dsim.stageDraws())
 	gate  *stageGate    // boot.js's hold on Ebiten's frames while idle
@@ -124,15 +125,18 @@ func (g *game) Update() error {
 		g.a.tickAsync()
 	}
 	g.gen = g.a.frameIfFree(g.gen, func(f scenario.Frame, ok bool) {
-		g.dirty = true
 		if !ok {
 			if g.img != nil {
 				g.img.Deallocate()
 				g.img = nil
 			}
+			g.shown, g.dirty = nil, true
 			return
 		}
 		w, h, pix := shownFrame(f) // (a frame past maxShown shrunk: shown.go)
+		if g.img != nil && sameShown(g.img.Bounds().Dx(), g.img.Bounds().Dy(), g.shown, w, h, pix) {
+			return // the stage shows these pixels already
+		}
 		if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
 			if g.img != nil {
 				g.img.Deallocate()
@@ -140,6 +144,7 @@ func (g *game) Update() error {
 			g.img = ebiten.NewImage(w, h)
 		}
 		g.img.WritePixels(pix)
+		g.shown, g.dirty = pix, true
 	})
 	if g.a.stageBusy(g.gen) {
 		ebiten.ScheduleFrame()

@@ -118,16 +118,34 @@ try {
     const cpu0 = await cpuSeconds(cdp);
     const f = await page.evaluate(async (frames) => {
       const sim = window.d3dsim;
+      const polls = window.d3dsimUI.polls;
       await sim.runFrame(); // the first frame: set-up and warm-up
+      // Long animation frames (Chromium's LoAF: 50 ms or more of work
+      // between two frames), with the scripts that ran in them.
+      const loafs = [];
+      const obs = typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("long-animation-frame")
+        ? new PerformanceObserver((l) => { for (const e of l.getEntries()) loafs.push(e); }) : null;
+      obs?.observe({ type: "long-animation-frame" });
+      // Each frame: its gap to the last, the runFrame() call's time to its
+      // answer (the slice and the tasks before it), the panel's poll time.
       const gaps = [];
+      const runs = [];
+      const pollMs = [];
       let last = 0;
       let presented = 0;
+      let lastPoll = polls.totalMs;
       const t0 = performance.now();
       await new Promise((resolve, reject) => {
         const tick = (now) => {
-          if (last) gaps.push(now - last);
+          if (last) {
+            gaps.push(now - last);
+            pollMs.push(polls.totalMs - lastPoll);
+          }
+          lastPoll = polls.totalMs;
           last = now;
+          const c0 = performance.now();
           sim.runFrame().then((s) => {
+            runs.push(performance.now() - c0);
             presented = s.frames;
             if (gaps.length >= frames || s.done) resolve();
             else requestAnimationFrame(tick);
@@ -136,7 +154,22 @@ try {
         requestAnimationFrame(tick);
       });
       const ms = performance.now() - t0;
-      return { gaps, ms, presented, events: sim.summary().events };
+      obs?.disconnect();
+      const scripts = new Map();
+      for (const e of loafs) {
+        for (const sc of e.scripts) {
+          const k = `${sc.invokerType} ${sc.invoker}${sc.sourceFunctionName ? ` (${sc.sourceFunctionName})` : ""}`;
+          const v = scripts.get(k) || { n: 0, ms: 0 };
+          v.n++;
+          v.ms += sc.duration;
+          scripts.set(k, v);
+        }
+      }
+      return {
+        gaps, ms, presented, events: sim.summary().events, runs, pollMs,
+        loaf: { n: loafs.length, ms: loafs.reduce((a, e) => a + e.duration, 0), blocking: loafs.reduce((a, e) => a + e.blockingDuration, 0),
+          scripts: [...scripts].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6) },
+      };
     }, FRAMES);
     const cpu1 = await cpuSeconds(cdp);
     const med = quantile(f.gaps, 0.5);
@@ -146,6 +179,19 @@ try {
       `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events; ` +
       `${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame (the renderer ` +
       `${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)}: CPU time, not the clock, so a loaded machine changes it less)`);
+    // The frames late by more than half a vsync (the gaps past 1.5x the
+    // median), against the others: what ran in them.
+    const late = [];
+    const onTime = [];
+    for (let i = 0; i < f.gaps.length; i++) (f.gaps[i] > 1.5 * med ? late : onTime).push(i);
+    const mean = (xs, is) => (is.length ? is.reduce((a, i) => a + xs[i], 0) / is.length : 0);
+    // runs[i] is the runFrame() of the frame that gap i ends (pollMs[i] the
+    // polls within gap i).
+    console.log(`  frames within 1.5x the median: ${onTime.length}, runFrame() ${mean(f.runs, onTime).toFixed(1)} ms, polls ${mean(f.pollMs, onTime).toFixed(1)} ms; ` +
+      `late: ${late.length}, runFrame() ${mean(f.runs, late).toFixed(1)} ms, polls ${mean(f.pollMs, late).toFixed(1)} ms, ` +
+      `runFrame() p99 ${quantile(f.runs, 0.99).toFixed(1)} ms; long animation frames (50 ms or more): ${f.loaf.n}, ` +
+      `${f.loaf.ms.toFixed(0)} ms, ${f.loaf.blocking.toFixed(0)} ms blocking` +
+      (f.loaf.scripts.length ? `; their scripts: ${f.loaf.scripts.map(([k, v]) => `${k} ${v.n}x ${v.ms.toFixed(0)} ms`).join(", ")}` : ""));
     if (tracing) {
       await tracing.send("Tracing.end");
       await traceDone;
