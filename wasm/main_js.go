@@ -134,8 +134,15 @@ func (g *game) Update() error {
 			return
 		}
 		w, h, pix := shownFrame(f) // (a frame past maxShown shrunk: shown.go)
-		if g.img != nil && sameShown(g.img.Bounds().Dx(), g.img.Bounds().Dy(), g.shown, w, h, pix) {
-			return // the stage shows these pixels already
+		// The stage shows these pixels already: nothing to upload or draw.
+		// Not while the run plays: Ebitengine sleeps through a frame that
+		// draws nothing (to a 60th of a second after the last, before it
+		// asks for the next animation frame), the tick's slice runs in that
+		// sleep and the next frame was asked for only after it, so a
+		// played still scene got a tick every other frame (the draws
+		// figure played presented 16-22 frames a second against 43).
+		if g.img != nil && !g.a.playing && sameShown(g.img.Bounds().Dx(), g.img.Bounds().Dy(), g.shown, w, h, pix) {
+			return
 		}
 		if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
 			if g.img != nil {
