@@ -483,6 +483,43 @@ test("step frame stops after a Present; restart, speed and the PNG download", { 
   await page.evaluate(() => window.d3dsim.pause());
 }));
 
+// A Step frame whose frame has the pixels the stage shows already uploads
+// and draws nothing (wasm/shown.go sameShown: each was an upload, a draw
+// and a swap of the canvas, more than a third of Chromium's CPU in the
+// draws figure); a new picture is drawn, and the canvas shows each.
+test("a Step frame of the picture the stage shows draws nothing; a new picture is drawn", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
+  const clear = (c) => `imm.ClearRenderTargetView rtv ${c}\nsc.Present\n`;
+  const src = "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=64 Height=64\nbb = sc.GetBuffer 0\n" +
+    "rtv = dev.CreateRenderTargetView bb\n" + clear("1 0 0 1") + clear("1 0 0 1") + clear("0 1 0 1");
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), src)).ok, true);
+  const canvas = page.locator("body > canvas");
+  // step runs one Step frame (runFrame) and waits until Ebitengine's Update
+  // has taken the run's change (the stage's gate is idle again only after
+  // an Update that found nothing left to do), then two animation frames.
+  const step = async (frames) => {
+    const s = await page.evaluate(() => window.d3dsim.runFrame());
+    assert.equal(s.frames, frames);
+    await page.waitForFunction(() => window.__d3dsimStage.idle, null, { polling: "raf" });
+    await nextFrames(page, 2);
+    return page.evaluate(() => window.d3dsim.stageDraws());
+  };
+  // shows counts the canvas's pixels of colour.
+  const shows = async (colour) => {
+    const c = await countPixels(page, await canvas.screenshot(), [colour]);
+    return { n: c.total - c.drawing };
+  };
+  const red = await step(1);
+  const r1 = await shows("#ff0000");
+  assert.ok(r1.n > 1000, `the canvas does not show the red frame: ${r1.n} red pixels`);
+  assert.equal(await step(2), red, "the same red frame was drawn again");
+  const r2 = await shows("#ff0000");
+  assert.equal(r2.n, r1.n, "the canvas lost red pixels"); // (not the whole picture: the page's labels overlap the canvas)
+  assert.ok(await step(3) > red, "the green frame was not drawn");
+  const g = await shows("#00ff00");
+  assert.ok(g.n > 1000 && g.n === r1.n, `the canvas shows ${g.n} green pixels, ${r1.n} red before`);
+}));
+
 test("share: the button puts the link in the address bar; the link replays the frame", { timeout: 120000 }, onShared(async () => {
   const page = await shared();
   const src = readFileSync(scenarioFile, "utf8").replace("0.1 0.1 0.2 1", "0.3 0.1 0.1 1");
