@@ -520,6 +520,35 @@ test("a Step frame of the picture the stage shows draws nothing; a new picture i
   assert.ok(g.n > 1000 && g.n === r1.n, `the canvas shows ${g.n} green pixels, ${r1.n} red before`);
 }));
 
+// A played scene whose picture does not change gets a tick (a slice) every
+// animation frame, and its stage is not drawn again. The ticks rode
+// Ebitengine's Update, which sleeps through a frame that draws nothing
+// before it asks for the next: such a scene got a tick every other frame
+// (wasm/main_js.go ticker). Counted in the page's own animation frames: at
+// 10 calls a tick, 60 frames make 600 calls.
+test("a played still scene gets a tick every animation frame and no new stage draw", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), drawsScene({ frames: 1000, draws: 20, size: 64 }))).ok, true);
+  const got = await page.evaluate(async () => {
+    const sim = window.d3dsim;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    sim.setSpeed(10);
+    sim.play();
+    for (let i = 0; i < 10; i++) await frame(); // the ticks start, the first frame is shown
+    const s0 = sim.progress().steps;
+    const d0 = sim.stageDraws();
+    for (let i = 0; i < 60; i++) await frame();
+    const s1 = sim.progress().steps;
+    const d1 = sim.stageDraws();
+    sim.pause();
+    sim.setSpeed(0);
+    return { calls: s1 - s0, draws: d1 - d0, presented: sim.progress().frames };
+  });
+  assert.ok(got.presented >= 1, `nothing presented: ${JSON.stringify(got)}`);
+  assert.ok(got.calls >= 10 * 58 && got.calls <= 10 * 62, `${got.calls} calls in 60 animation frames at 10 a tick: not a tick a frame`);
+  assert.equal(got.draws, 0, "the stage was drawn again for the same picture");
+}));
+
 test("share: the button puts the link in the address bar; the link replays the frame", { timeout: 120000 }, onShared(async () => {
   const page = await shared();
   const src = readFileSync(scenarioFile, "utf8").replace("0.1 0.1 0.2 1", "0.3 0.1 0.1 1");
