@@ -357,9 +357,9 @@ func (a *app) summaryLocked() (s scenario.Summary) {
 // A frame with the same pixels as the one hashed last has its hash: a
 // scene that presents the same picture again (a still scene stepped a
 // frame at a time, the draws figure's 1,000 draws of one triangle) pays a
-// comparison of the pixels, not a SHA-256 of them. The page's runFrame()
-// answers with the hash once an animation frame while Step frame is held
-// (or a script steps), and the SHA-256 of a 256x256 frame under
+// comparison of the pixels, not a SHA-256 of them. runFrame() answers with
+// the hash, and a script that steps a frame an animation frame (the draws
+// figure) asks 60 times a second: the SHA-256 of a 256x256 frame under
 // WebAssembly took 6.9% of the page's main thread in the draws figure
 // (2026-11-29); the comparison costs about an eighteenth of it (0.16 against
 // 2.9 ms for 256 KiB under node, GOOS=js GOARCH=wasm, a loaded machine).

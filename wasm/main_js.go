@@ -266,7 +266,7 @@ func labelImage(text string) *image.RGBA {
 // not several to catch up.
 type ticker struct {
 	a       *app
-	running bool // an animation frame is asked for (the module runs on one thread)
+	running atomic.Bool // an animation frame is asked for
 	cb      js.Func
 }
 
@@ -274,7 +274,7 @@ func newTicker(a *app) *ticker {
 	t := &ticker{a: a}
 	t.cb = js.FuncOf(func(js.Value, []js.Value) any {
 		if !t.a.mayTick() { // paused, or the run ended
-			t.running = false
+			t.running.Store(false)
 			return nil
 		}
 		t.a.tickAsync() // (nothing while the last tick is suspended in a long draw)
@@ -286,11 +286,9 @@ func newTicker(a *app) *ticker {
 
 // start asks for the ticks' animation frames unless they are asked for.
 func (t *ticker) start() {
-	if t.running {
-		return
+	if t.running.CompareAndSwap(false, true) {
+		t.request()
 	}
-	t.running = true
-	t.request()
 }
 
 // request asks for the next animation frame: the browser's
