@@ -31,7 +31,9 @@ type app struct {
 	sum      scenario.Summary
 	sumFrame scenario.Frame // the run's last frame when sum was taken: hashed when the page is given sum (frameHash)
 	hashPix  *byte          // the frame hashed last (its first byte: each frame has pixels of its own)
+	hashed   []byte         // its pixels (a frame's pixels never change once presented)
 	hash     string         // and its hash
+	hashes   int            // SHA-256s of frames computed (for tests)
 	sumGen   uint64         // gen the cached summary was taken at (0: none)
 	sumLoads uint64         // loads when it was taken: a summary of an earlier scenario is not this one's
 	playing  bool           // Update (or the fallback pump) advances the run
@@ -351,12 +353,26 @@ func (a *app) summaryLocked() (s scenario.Summary) {
 // and only for a summary handed to the page. It takes no lock, as the
 // bridge's busy answer does (a frame's pixels never change once presented):
 // the module runs on one thread.
+//
+// A frame with the same pixels as the one hashed last has its hash: a
+// scene that presents the same picture again (a still scene stepped a
+// frame at a time, the draws figure's 1,000 draws of one triangle) pays a
+// comparison of the pixels, not a SHA-256 of them. runFrame() answers with
+// the hash, and a script that steps a frame an animation frame (the draws
+// figure) asks 60 times a second: the SHA-256 of a 256x256 frame under
+// WebAssembly took 6.9% of the page's main thread in the draws figure
+// (2026-11-29); the comparison costs about an eighteenth of it (0.16 against
+// 2.9 ms for 256 KiB under node, GOOS=js GOARCH=wasm, a loaded machine).
 func (a *app) frameHash(s scenario.Summary) string {
 	if s.Hash != "" || s.Frames == 0 || s.Frames != a.sum.Frames || len(a.sumFrame.Pix) == 0 {
 		return s.Hash
 	}
 	if p := &a.sumFrame.Pix[0]; p != a.hashPix {
-		a.hash, a.hashPix = scenario.HashBytes(a.sumFrame.Pix), p
+		if !bytes.Equal(a.sumFrame.Pix, a.hashed) {
+			a.hash = scenario.HashBytes(a.sumFrame.Pix)
+			a.hashes++
+		}
+		a.hashPix, a.hashed = p, a.sumFrame.Pix
 	}
 	return a.hash
 }

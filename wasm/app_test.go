@@ -429,3 +429,40 @@ func TestSlicesDoNotHash(t *testing.T) {
 		t.Errorf("asked again: %q", got)
 	}
 }
+
+// TestFrameHashOfSamePixels: a frame with the pixels of the one hashed last
+// takes its hash without a SHA-256 (frameHash); a frame whose pixels differ
+// is hashed, and every hash handed out is the SHA-256 of its own frame's
+// pixels. The scene clears to red, red, green, green, red: three hashes.
+func TestFrameHashOfSamePixels(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=64 Height=64\nbb = sc.GetBuffer 0\n" +
+		"rtv = dev.CreateRenderTargetView bb\n"
+	colours := []string{"1 0 0 1", "1 0 0 1", "0 1 0 1", "0 1 0 1", "1 0 0 1"}
+	for _, c := range colours {
+		src += "imm.ClearRenderTargetView rtv " + c + "\nsc.Present\n"
+	}
+	a := &app{}
+	if err := a.load([]byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	var hashes []string
+	for i := range colours {
+		r := a.startFrame()
+		var s scenario.Summary
+		for done := false; !done; {
+			s, done = r.slice()
+		}
+		got := a.frameHash(s)
+		f, _ := a.run.LastFrame()
+		if s.Frames != i+1 || got != scenario.HashBytes(f.Pix) {
+			t.Fatalf("frame %d (%d presented): hash %q, its pixels' %q", i+1, s.Frames, got, scenario.HashBytes(f.Pix))
+		}
+		hashes = append(hashes, got)
+	}
+	if a.hashes != 3 {
+		t.Errorf("%d SHA-256s for the frames red, red, green, green, red, want 3", a.hashes)
+	}
+	if hashes[0] != hashes[1] || hashes[1] == hashes[2] || hashes[2] != hashes[3] || hashes[4] != hashes[0] {
+		t.Errorf("hashes %q", hashes)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"math"
 	"sync/atomic"
+	"syscall/js"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -88,27 +89,27 @@ type game struct {
 	img   *ebiten.Image // last presented frame; nil before the first Present
 	rim   *ebiten.Image // 1x1, stretched into the frame's border
 	label *ebiten.Image // "no frame yet", drawn once and scaled
-	drawn bool          // Draw ran since the last slice: the next Update may run one
+	ticks *ticker       // the playing run's slices, one an animation frame
 
 	// What the stage last showed: Draw redraws only when one of them moved.
-	dirty  bool // a new frame (or none) since the last Draw
-	sw, sh int  // the screen's size at the last Draw
+	dirty  bool   // a new frame (or none) since the last Draw
+	shown  []byte // the pixels img holds (a presented frame's never change)
+	sw, sh int    // the screen's size at the last Draw
 
 	draws atomic.Uint64 // Draws that drew the stage (d3dsim.stageDraws())
 	gate  *stageGate    // boot.js's hold on Ebiten's frames while idle
 }
 
 func newGame(a *app) *game {
-	g := &game{a: a, rim: ebiten.NewImage(1, 1), drawn: true, dirty: true}
+	g := &game{a: a, rim: ebiten.NewImage(1, 1), dirty: true, ticks: newTicker(a)}
 	g.rim.Fill(frameRim)
 	return g
 }
 
-// Update runs one slice of the scenario (app.sliceLocked: the speed's API
-// calls at most, and the slice's statement and clock bounds) and picks up a
-// new frame if one was presented. One slice per drawn frame: Ebiten calls
-// Update several times in a frame to catch up when frames are late (60 ticks
-// a second), and several slices in a row would make the late frame later.
+// Update starts the ticks of a playing run (ticker: a slice of the scenario
+// an animation frame, app.sliceLocked: the speed's API calls at most, and
+// the slice's statement and clock bounds) and picks up a new frame if one
+// was presented.
 //
 // Ebiten's game goroutine never waits for the app's lock: the slice runs on
 // a goroutine of its own (tickAsync), which may suspend inside a long draw
@@ -119,20 +120,23 @@ func newGame(a *app) *game {
 // the slice's wake-up needs, and the page spun for good (seen on page loads
 // and reloads, where the canvas resizes while the first slices run).
 func (g *game) Update() error {
-	if g.drawn && g.a.mayTick() {
-		g.drawn = false
-		g.a.tickAsync()
+	if g.a.mayTick() {
+		g.ticks.start()
 	}
 	g.gen = g.a.frameIfFree(g.gen, func(f scenario.Frame, ok bool) {
-		g.dirty = true
 		if !ok {
 			if g.img != nil {
 				g.img.Deallocate()
 				g.img = nil
 			}
+			g.shown, g.dirty = nil, true
 			return
 		}
 		w, h, pix := shownFrame(f) // (a frame past maxShown shrunk: shown.go)
+		// The stage shows these pixels already: nothing to upload or draw.
+		if g.img != nil && sameShown(g.img.Bounds().Dx(), g.img.Bounds().Dy(), g.shown, w, h, pix) {
+			return
+		}
 		if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
 			if g.img != nil {
 				g.img.Deallocate()
@@ -140,6 +144,7 @@ func (g *game) Update() error {
 			g.img = ebiten.NewImage(w, h)
 		}
 		g.img.WritePixels(pix)
+		g.shown, g.dirty = pix, true
 	})
 	if g.a.stageBusy(g.gen) {
 		ebiten.ScheduleFrame()
@@ -159,7 +164,6 @@ func (g *game) Update() error {
 // what it shows (SetScreenClearedEveryFrame(false)), and Ebiten presents
 // nothing new for a frame that drew nothing.
 func (g *game) Draw(screen *ebiten.Image) {
-	g.drawn = true
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if !g.dirty && sw == g.sw && sh == g.sh {
 		return
@@ -246,4 +250,51 @@ func labelImage(text string) *image.RGBA {
 		}
 	}
 	return img
+}
+
+// ticker runs the playing run's ticks (app.tick: a slice each), one an
+// animation frame, in animation frames of its own. They rode Ebitengine's
+// Update once (one slice per drawn frame), but Ebitengine sleeps through
+// a frame that draws nothing, to a 60th of a second after the last, before
+// it asks for its next animation frame: the slice ran in that sleep and the
+// next frame was asked for only after it, so a played scene whose picture
+// did not change (the stage then draws nothing: sameShown) got a tick
+// every other frame (the draws figure played presented 16-22 frames a
+// second against 43). Ebitengine's Update only starts the ticker (a run
+// played from the page, a link, a script all wake the stage) and picks up
+// the frames. One tick a frame, as before: a late frame gets one slice,
+// not several to catch up.
+type ticker struct {
+	a       *app
+	running atomic.Bool // an animation frame is asked for
+	cb      js.Func
+}
+
+func newTicker(a *app) *ticker {
+	t := &ticker{a: a}
+	t.cb = js.FuncOf(func(js.Value, []js.Value) any {
+		if !t.a.mayTick() { // paused, or the run ended
+			t.running.Store(false)
+			return nil
+		}
+		t.a.tickAsync() // (nothing while the last tick is suspended in a long draw)
+		t.request()
+		return nil
+	})
+	return t
+}
+
+// start asks for the ticks' animation frames unless they are asked for.
+func (t *ticker) start() {
+	if t.running.CompareAndSwap(false, true) {
+		t.request()
+	}
+}
+
+// request asks for the next animation frame: the browser's
+// requestAnimationFrame, looked up each time (boot.js lends Ebitengine a
+// gated one while the module starts, and the ticks must not wait on the
+// stage's gate).
+func (t *ticker) request() {
+	js.Global().Call("requestAnimationFrame", t.cb)
 }

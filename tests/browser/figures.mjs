@@ -7,7 +7,7 @@
 //     frame per animation frame (runFrame, as Step frame does) for 600
 //     frames: frames per second, and the median and 99th percentile of the
 //     time between two animation frames;
-//   - the same scene played (Play: Ebitengine's ticks run the slices, 2,000
+//   - the same scene played (Play: the ticker runs the slices, 2,000
 //     calls or 25 ms each at full speed), 600 animation frames: frames per
 //     second, median and p99, and the frames the run presented;
 //   - the editor's check of the tutorial with the largest HLSL block (what
@@ -23,12 +23,15 @@
 // FIGURES=draws,play,editor,idle picks some (all by default;
 // FIGURE_SPEED=N plays at N calls a tick, Play's speed control); FIGURE_PROFILE=1
 // profiles the page during the draws figure (the CDP Profiler) and prints
-// the functions with the most self time (FIGURE_PROFILE=FILE.cpuprofile
+// the functions with the most self and inclusive time, Go's by name
+// (wasmNames; FIGURE_PROFILE=FILE.cpuprofile
 // also writes the profile there, for Chromium's DevTools); FIGURE_TRACE=1
 // traces it instead (Chromium's tracing) and prints the page's main thread
 // by event (the script, the frame's commit, style, layout, paint, GC) in
 // milliseconds a frame: what a JavaScript profile calls "(program)".
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { ROOT, drawsScene, launch } from "./harness.mjs";
 
@@ -65,20 +68,72 @@ const quantile = (xs, q) => {
 const ONLY = new Set((process.env.FIGURES || "draws,play,editor,idle").split(","));
 const IDLE_MS = 15000;
 
+// wasmNames maps main.wasm's function numbers to Go's names: the page's
+// main.wasm has no names (-ldflags=-s -w, serve.go), so the same build
+// with them is made aside and its "name" section read (the functions are
+// numbered alike). FIGURE_PROFILE's lists then name Go functions, not
+// wasm-function[N].
+function wasmNames() {
+  const out = path.join(mkdtempSync(path.join(tmpdir(), "d3dsim-names-")), "named.wasm");
+  execFileSync("go", ["build", "-trimpath", "-o", out, "./wasm"], { cwd: ROOT, env: { ...process.env, GOOS: "js", GOARCH: "wasm" }, stdio: "inherit" });
+  const sec = WebAssembly.Module.customSections(new WebAssembly.Module(readFileSync(out)), "name")[0];
+  const b = new Uint8Array(sec);
+  let p = 0;
+  const u32 = () => {
+    let r = 0;
+    for (let sh = 0; ; sh += 7) {
+      const x = b[p++];
+      r += (x & 0x7f) * 2 ** sh;
+      if (!(x & 0x80)) return r;
+    }
+  };
+  const names = new Map();
+  while (p < b.length) {
+    const id = b[p++];
+    const size = u32();
+    const end = p + size;
+    if (id === 1) { // function names
+      for (let n = u32(); n > 0; n--) {
+        const idx = u32();
+        const len = u32();
+        names.set(idx, new TextDecoder().decode(b.subarray(p, p + len)));
+        p += len;
+      }
+    }
+    p = end;
+  }
+  return names;
+}
+
 // topSelf sums a CPU profile's samples by function (name, file, line) and
-// returns the n with the most self time, with their share of the samples.
-function topSelf(profile, n) {
+// returns the n with the most self time, and the n with the most inclusive
+// time (a function counted once in a sample however often it is on its
+// stack), with their share of the samples.
+function topSelf(profile, n, names) {
   const byId = new Map(profile.nodes.map((nd) => [nd.id, nd]));
-  const count = new Map();
-  for (const id of profile.samples) count.set(id, (count.get(id) || 0) + 1);
-  const fn = new Map();
-  for (const [id, c] of count) {
+  const parent = new Map();
+  for (const nd of profile.nodes) for (const c of nd.children || []) parent.set(c, nd.id);
+  const label = (id) => {
     const f = byId.get(id).callFrame;
-    const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
-    fn.set(key, (fn.get(key) || 0) + c);
+    const w = /^wasm-function\[(\d+)\]/.exec(f.functionName);
+    if (w && names?.has(Number(w[1]))) return names.get(Number(w[1]));
+    return `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+  };
+  const self = new Map();
+  const incl = new Map();
+  for (const id of profile.samples) {
+    const k = label(id);
+    self.set(k, (self.get(k) || 0) + 1);
+    const seen = new Set();
+    for (let x = id; x !== undefined; x = parent.get(x)) {
+      const kx = label(x);
+      if (!seen.has(kx)) incl.set(kx, (incl.get(kx) || 0) + 1);
+      seen.add(kx);
+    }
   }
   const total = profile.samples.length;
-  return [...fn].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, c]) => `${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+  const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, c]) => `${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+  return { self: top(self), inclusive: top(incl) };
 }
 
 // cpuSeconds is the CPU time the browser's processes have used, in all
@@ -118,16 +173,34 @@ try {
     const cpu0 = await cpuSeconds(cdp);
     const f = await page.evaluate(async (frames) => {
       const sim = window.d3dsim;
+      const polls = window.d3dsimUI.polls;
       await sim.runFrame(); // the first frame: set-up and warm-up
+      // Long animation frames (Chromium's LoAF: 50 ms or more of work
+      // between two frames), with the scripts that ran in them.
+      const loafs = [];
+      const obs = typeof PerformanceObserver === "function" && PerformanceObserver.supportedEntryTypes?.includes("long-animation-frame")
+        ? new PerformanceObserver((l) => { for (const e of l.getEntries()) loafs.push(e); }) : null;
+      obs?.observe({ type: "long-animation-frame" });
+      // Each frame: its gap to the last, the runFrame() call's time to its
+      // answer (the slice and the tasks before it), the panel's poll time.
       const gaps = [];
+      const runs = [];
+      const pollMs = [];
       let last = 0;
       let presented = 0;
+      let lastPoll = polls.totalMs;
       const t0 = performance.now();
       await new Promise((resolve, reject) => {
         const tick = (now) => {
-          if (last) gaps.push(now - last);
+          if (last) {
+            gaps.push(now - last);
+            pollMs.push(polls.totalMs - lastPoll);
+          }
+          lastPoll = polls.totalMs;
           last = now;
+          const c0 = performance.now();
           sim.runFrame().then((s) => {
+            runs.push(performance.now() - c0);
             presented = s.frames;
             if (gaps.length >= frames || s.done) resolve();
             else requestAnimationFrame(tick);
@@ -136,7 +209,22 @@ try {
         requestAnimationFrame(tick);
       });
       const ms = performance.now() - t0;
-      return { gaps, ms, presented, events: sim.summary().events };
+      obs?.disconnect();
+      const scripts = new Map();
+      for (const e of loafs) {
+        for (const sc of e.scripts) {
+          const k = `${sc.invokerType} ${sc.invoker}${sc.sourceFunctionName ? ` (${sc.sourceFunctionName})` : ""}`;
+          const v = scripts.get(k) || { n: 0, ms: 0 };
+          v.n++;
+          v.ms += sc.duration;
+          scripts.set(k, v);
+        }
+      }
+      return {
+        gaps, ms, presented, events: sim.summary().events, runs, pollMs,
+        loaf: { n: loafs.length, ms: loafs.reduce((a, e) => a + e.duration, 0), blocking: loafs.reduce((a, e) => a + e.blockingDuration, 0),
+          scripts: [...scripts].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6) },
+      };
     }, FRAMES);
     const cpu1 = await cpuSeconds(cdp);
     const med = quantile(f.gaps, 0.5);
@@ -146,6 +234,19 @@ try {
       `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events; ` +
       `${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame (the renderer ` +
       `${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)}: CPU time, not the clock, so a loaded machine changes it less)`);
+    // The frames late by more than half a vsync (the gaps past 1.5x the
+    // median), against the others: what ran in them.
+    const late = [];
+    const onTime = [];
+    for (let i = 0; i < f.gaps.length; i++) (f.gaps[i] > 1.5 * med ? late : onTime).push(i);
+    const mean = (xs, is) => (is.length ? is.reduce((a, i) => a + xs[i], 0) / is.length : 0);
+    // runs[i] is the runFrame() of the frame that gap i ends (pollMs[i] the
+    // polls within gap i).
+    console.log(`  frames within 1.5x the median: ${onTime.length}, runFrame() ${mean(f.runs, onTime).toFixed(1)} ms, polls ${mean(f.pollMs, onTime).toFixed(1)} ms; ` +
+      `late: ${late.length}, runFrame() ${mean(f.runs, late).toFixed(1)} ms, polls ${mean(f.pollMs, late).toFixed(1)} ms, ` +
+      `runFrame() p99 ${quantile(f.runs, 0.99).toFixed(1)} ms; long animation frames (50 ms or more): ${f.loaf.n}, ` +
+      `${f.loaf.ms.toFixed(0)} ms, ${f.loaf.blocking.toFixed(0)} ms blocking` +
+      (f.loaf.scripts.length ? `; their scripts: ${f.loaf.scripts.map(([k, v]) => `${k} ${v.n}x ${v.ms.toFixed(0)} ms`).join(", ")}` : ""));
     if (tracing) {
       await tracing.send("Tracing.end");
       await traceDone;
@@ -160,12 +261,14 @@ try {
     }
     if (prof) {
       const { profile } = await prof.send("Profiler.stop");
-      console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${topSelf(profile, 40).join("\n  ")}`);
+      const top = topSelf(profile, 40, wasmNames());
+      console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${top.self.join("\n  ")}`);
+      console.log(`inclusive time:\n  ${top.inclusive.join("\n  ")}`);
       if (process.env.FIGURE_PROFILE.endsWith(".cpuprofile")) writeFileSync(process.env.FIGURE_PROFILE, JSON.stringify(profile));
     }
   }
 
-  // 1b. The same scene played (Play: Ebitengine's ticks run the slices)
+  // 1b. The same scene played (Play: the ticker's slices, one an animation frame)
   // with the panel open: the page's frames, and how far the run got.
   if (ONLY.has("play")) {
     const res = await page.evaluate((t) => window.d3dsim.load(t), drawsScene({ frames: 100000, draws: DRAWS, size: 256 }));

@@ -483,6 +483,72 @@ test("step frame stops after a Present; restart, speed and the PNG download", { 
   await page.evaluate(() => window.d3dsim.pause());
 }));
 
+// A Step frame whose frame has the pixels the stage shows already uploads
+// and draws nothing (wasm/shown.go sameShown: each was an upload, a draw
+// and a swap of the canvas, more than a third of Chromium's CPU in the
+// draws figure); a new picture is drawn, and the canvas shows each.
+test("a Step frame of the picture the stage shows draws nothing; a new picture is drawn", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
+  const clear = (c) => `imm.ClearRenderTargetView rtv ${c}\nsc.Present\n`;
+  const src = "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=64 Height=64\nbb = sc.GetBuffer 0\n" +
+    "rtv = dev.CreateRenderTargetView bb\n" + clear("1 0 0 1") + clear("1 0 0 1") + clear("0 1 0 1");
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), src)).ok, true);
+  const canvas = page.locator("body > canvas");
+  // step runs one Step frame (runFrame) and waits until Ebitengine's Update
+  // has taken the run's change (the stage's gate is idle again only after
+  // an Update that found nothing left to do), then two animation frames.
+  const step = async (frames) => {
+    const s = await page.evaluate(() => window.d3dsim.runFrame());
+    assert.equal(s.frames, frames);
+    await page.waitForFunction(() => window.__d3dsimStage.idle, null, { polling: "raf" });
+    await nextFrames(page, 2);
+    return page.evaluate(() => window.d3dsim.stageDraws());
+  };
+  // shows counts the canvas's pixels of colour.
+  const shows = async (colour) => {
+    const c = await countPixels(page, await canvas.screenshot(), [colour]);
+    return { n: c.total - c.drawing };
+  };
+  const red = await step(1);
+  const r1 = await shows("#ff0000");
+  assert.ok(r1.n > 1000, `the canvas does not show the red frame: ${r1.n} red pixels`);
+  assert.equal(await step(2), red, "the same red frame was drawn again");
+  const r2 = await shows("#ff0000");
+  assert.equal(r2.n, r1.n, "the canvas lost red pixels"); // (not the whole picture: the page's labels overlap the canvas)
+  assert.ok(await step(3) > red, "the green frame was not drawn");
+  const g = await shows("#00ff00");
+  assert.ok(g.n > 1000 && g.n === r1.n, `the canvas shows ${g.n} green pixels, ${r1.n} red before`);
+}));
+
+// A played scene whose picture does not change gets a tick (a slice) every
+// animation frame, and its stage is not drawn again. The ticks rode
+// Ebitengine's Update, which sleeps through a frame that draws nothing
+// before it asks for the next: such a scene got a tick every other frame
+// (wasm/main_js.go ticker). Counted in the page's own animation frames: at
+// 10 calls a tick, 60 frames make 600 calls.
+test("a played still scene gets a tick every animation frame and no new stage draw", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), drawsScene({ frames: 1000, draws: 20, size: 64 }))).ok, true);
+  const got = await page.evaluate(async () => {
+    const sim = window.d3dsim;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    sim.setSpeed(10);
+    sim.play();
+    for (let i = 0; i < 10; i++) await frame(); // the ticks start, the first frame is shown
+    const s0 = sim.progress().steps;
+    const d0 = sim.stageDraws();
+    for (let i = 0; i < 60; i++) await frame();
+    const s1 = sim.progress().steps;
+    const d1 = sim.stageDraws();
+    sim.pause();
+    sim.setSpeed(0);
+    return { calls: s1 - s0, draws: d1 - d0, presented: sim.progress().frames };
+  });
+  assert.ok(got.presented >= 1, `nothing presented: ${JSON.stringify(got)}`);
+  assert.ok(got.calls >= 10 * 58 && got.calls <= 10 * 62, `${got.calls} calls in 60 animation frames at 10 a tick: not a tick a frame`);
+  assert.equal(got.draws, 0, "the stage was drawn again for the same picture");
+}));
+
 test("share: the button puts the link in the address bar; the link replays the frame", { timeout: 120000 }, onShared(async () => {
   const page = await shared();
   const src = readFileSync(scenarioFile, "utf8").replace("0.1 0.1 0.2 1", "0.3 0.1 0.1 1");
