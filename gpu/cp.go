@@ -119,6 +119,7 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	ex.res = result{}
 	ex.st.reset() // drop references to memory
 	ex.draw.pipe, ex.draw.pipeCache.kept = pipe{}, false
+	ex.draw.memo.forget()
 	return res
 }
 
