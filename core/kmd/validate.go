@@ -212,6 +212,11 @@ func (t *translator) checkList() error {
 func privileged(op isa.Opcode) bool { return op == isa.OpFence || op == isa.OpScanout }
 
 func (t *translator) packet(n int, p isa.Packet) error {
+	if p.Op == isa.OpDraw || p.Op == isa.OpDrawInstanced {
+		// (most packets of a buffer: no address field, nothing more)
+		t.draws = true
+		return nil
+	}
 	if privileged(p.Op) && t.check {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}
