@@ -169,6 +169,10 @@ func (t *translator) run(cmd []uint32) error {
 		// The packets are walked in place (isa.Next), twice when checking:
 		// a slice of them, grown for every buffer, cost more than the walk.
 		for i := 0; i < len(cmd); {
+			if k := drawRun(cmd, i); k > 0 {
+				i += k
+				continue
+			}
 			_, next, err := isa.Next(cmd, i)
 			if err != nil {
 				return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", err)
@@ -178,6 +182,14 @@ func (t *translator) run(cmd []uint32) error {
 	}
 	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
 	for i, n := 0, 0; i < len(cmd); n++ {
+		if k := drawRun(cmd, i); k > 0 {
+			// DRAW packets: no address, not privileged (packet)
+			t.draws = true
+			t.packets += k / isa.DrawWords
+			n += k/isa.DrawWords - 1
+			i += k
+			continue
+		}
 		p, next, err := isa.Next(cmd, i)
 		if err != nil {
 			return nil // (not checking: the packets before the malformed one)
@@ -189,6 +201,17 @@ func (t *translator) run(cmd []uint32) error {
 		i = next
 	}
 	return nil
+}
+
+// drawRun is the words of the run of whole DRAW packets at word i of cmd:
+// a stream of draws that change no state is validated as one run, not
+// packet by packet.
+func drawRun(cmd []uint32, i int) int {
+	j := i
+	for j+isa.DrawWords <= len(cmd) && cmd[j] == isa.DrawHeader {
+		j += isa.DrawWords
+	}
+	return j - i
 }
 
 // checkList: every entry must be an allocation of the submitting device.

@@ -156,6 +156,15 @@ func Next(buf []uint32, i int) (Packet, int, error) {
 	return next(buf, i)
 }
 
+// DrawWords is a DRAW packet's words (its header, the vertex count and
+// the first vertex) and DrawHeader its header: a stream of draws that
+// change no state is runs of them, which the KMD and the command processor
+// find by the header alone.
+const (
+	DrawWords  = 3
+	DrawHeader = uint32(OpDraw)<<24 | (DrawWords - 1)
+)
+
 // next is Next for a packet of a variable length, or one that is not
 // well formed.
 func next(buf []uint32, i int) (Packet, int, error) {
