@@ -154,41 +154,12 @@ func TestDrawRunsAsPackets(t *testing.T) {
 		}
 		for _, check := range []bool{true, false} {
 			a := translator{ddi: "DxgkDdiRender", check: check}
-			want := translator{ddi: "DxgkDdiRender", check: check}
-			err, err2 := a.run(cmd), want.runByPacket(cmd)
+			want := translator{ddi: "DxgkDdiRender", check: check, byPacket: true}
+			err, err2 := a.run(cmd), want.run(cmd)
 			if fmt.Sprint(err) != fmt.Sprint(err2) || !slices.Equal(a.dma, want.dma) || !slices.Equal(a.patches, want.patches) ||
 				a.packets != want.packets || a.draws != want.draws || a.occlusion != want.occlusion {
 				t.Fatalf("check %v, buffer %#x:\nruns: %v %d packets draws %v\nby packet: %v %d packets draws %v", check, cmd, err, a.packets, a.draws, err2, want.packets, want.draws)
 			}
 		}
 	}
-}
-
-// runByPacket is run packet by packet, without drawRun.
-func (t *translator) runByPacket(cmd []uint32) error {
-	if t.check {
-		if err := t.checkList(); err != nil {
-			return err
-		}
-		for i := 0; i < len(cmd); {
-			_, next, err := isa.Next(cmd, i)
-			if err != nil {
-				return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", err)
-			}
-			i = next
-		}
-	}
-	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
-	for i, n := 0, 0; i < len(cmd); n++ {
-		p, next, err := isa.Next(cmd, i)
-		if err != nil {
-			return nil
-		}
-		t.packets++
-		if err := t.packet(n, p); err != nil {
-			return err
-		}
-		i = next
-	}
-	return nil
 }

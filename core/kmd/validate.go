@@ -147,6 +147,7 @@ type translator struct {
 	packets int
 
 	draws, occlusion bool // RenderArgs.Draws, RenderArgs.OcclusionQueries
+	byPacket         bool // no run of DRAW packets at once (drawRun): for tests, the reference
 }
 
 // access is one memory access of a packet through an address field.
@@ -169,7 +170,7 @@ func (t *translator) run(cmd []uint32) error {
 		// The packets are walked in place (isa.Next), twice when checking:
 		// a slice of them, grown for every buffer, cost more than the walk.
 		for i := 0; i < len(cmd); {
-			if k := drawRun(cmd, i); k > 0 {
+			if k := t.drawRun(cmd, i); k > 0 {
 				i += k
 				continue
 			}
@@ -182,7 +183,7 @@ func (t *translator) run(cmd []uint32) error {
 	}
 	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
 	for i, n := 0, 0; i < len(cmd); n++ {
-		if k := drawRun(cmd, i); k > 0 {
+		if k := t.drawRun(cmd, i); k > 0 {
 			// DRAW packets: no address, not privileged (packet)
 			t.draws = true
 			t.packets += k / isa.DrawWords
@@ -203,10 +204,13 @@ func (t *translator) run(cmd []uint32) error {
 	return nil
 }
 
-// drawRun is the words of the run of whole DRAW packets at word i of cmd:
-// a stream of draws that change no state is validated as one run, not
-// packet by packet.
-func drawRun(cmd []uint32, i int) int {
+// drawRun is the words of the run of whole DRAW packets at word i of cmd
+// (none with byPacket): a stream of draws that change no state is
+// validated as one run, not packet by packet.
+func (t *translator) drawRun(cmd []uint32, i int) int {
+	if t.byPacket {
+		return 0
+	}
 	j := i
 	for j+isa.DrawWords <= len(cmd) && cmd[j] == isa.DrawHeader {
 		j += isa.DrawWords
