@@ -119,6 +119,7 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	ex.res = result{}
 	ex.st.reset() // drop references to memory
 	ex.draw.pipe, ex.draw.pipeCache.kept = pipe{}, false
+	ex.draw.memo.forget()
 	return res
 }
 
@@ -139,8 +140,13 @@ func (ex *executor) loop(buf []uint32, pc int) (next int) {
 		}
 	}()
 	for i := pc; i < len(buf); {
-		p, next, err := isa.Next(buf, i)
-		if err != nil {
+		var p isa.Packet
+		var next int
+		var err error
+		if buf[i] == isa.DrawHeader && len(buf)-i >= isa.DrawWords {
+			// (a DRAW: most packets of a stream of draws)
+			p, next = isa.Packet{Op: isa.OpDraw, Args: buf[i+1 : i+isa.DrawWords], At: i}, i+isa.DrawWords
+		} else if p, next, err = isa.Next(buf, i); err != nil {
 			ex.op = isa.OpNop
 			ex.fault("%v", err)
 			ex.tailFence(buf, i)

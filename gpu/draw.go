@@ -50,8 +50,16 @@ type drawScratch struct {
 	// uavCounters: bindPixelUAVs bound a pixel view's hidden counter, which
 	// endPixelUAVs writes back
 	uavCounters bool
-	seg         [2]cvert // a line's clipped ends (prim.go)
-	tri         tri
+
+	// memo is the last draw, kept for the next one with the same inputs
+	// when nothing of it reached the rasterizer (drawmemo.go); checks
+	// counts checkpoints, setups the primitives set up for rasterizing
+	// (next, soloTri), so that it can tell.
+	memo           drawMemo
+	checks, setups uint64
+
+	seg [2]cvert // a line's clipped ends (prim.go)
+	tri tri
 	// The planes of the attributes of d.tri (soloPlanes) and of the
 	// batch's triangles (planes, planesUsed of it so far, planesNext
 	// what the slot next gave takes): varyings.go.
@@ -151,19 +159,26 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		ex.fault("injected fault: covered pixels get the warning colour")
 	}
 
-	// validate (prepareProgram faults a draw with no vertex program)
-	if !ex.prepareProgram() {
-		return
-	}
-	switch {
-	case s.topo == isa.TopoUndefined:
-		ex.fault("topology undefined")
-		return
-	case count == 0 || instances == 0:
-		return
-	case uint64(count)*uint64(instances) > maxDrawVertices:
-		ex.fault("%d vertices x %d instances: more than %d vertices in one draw", count, instances, maxDrawVertices)
-		return
+	// The last draw again, with nothing it read changed (drawMemo): its
+	// geometry is replayed (it passed the checks below).
+	d := &ex.draw
+	replay := d.memo.ok && !indexed && !faulted && ex.replayable(count, start, instances, startInstance)
+	if !replay {
+		d.memo.ok = false
+		// validate (prepareProgram faults a draw with no vertex program)
+		if !ex.prepareProgram() {
+			return
+		}
+		switch {
+		case s.topo == isa.TopoUndefined:
+			ex.fault("topology undefined")
+			return
+		case count == 0 || instances == 0:
+			return
+		case uint64(count)*uint64(instances) > maxDrawVertices:
+			ex.fault("%d vertices x %d instances: more than %d vertices in one draw", count, instances, maxDrawVertices)
+			return
+		}
 	}
 	// An unbound vertex or index buffer reads zeros, like a fetch past the
 	// end of a bound one (see fetch).
@@ -172,12 +187,17 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	ex.draw.vertexCost = int64(n) * g.costs.VertexNS
 	ex.res.cost += ex.draw.vertexCost
 
-	d := &ex.draw
 	d.stop, d.vsInstrs, d.ctr, d.soOnly = false, 0, drawCounters{}, false
 	faults := g.stats.Faults
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
+	if replay {
+		ex.replay()
+		ex.endDraw(faults, n)
+		return
+	}
+	mk := ex.memoMark(faults)
 	if !ex.cachedPipe(faulted) {
 		if !s.so.on {
 			return
@@ -230,7 +250,16 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	} else if d.prog.failed {
 		ex.fault("%v", d.prog.err)
 	}
+	if !indexed && !faulted {
+		ex.noteMemo(mk, count, start, instances, startInstance)
+	}
+	ex.endDraw(faults, n)
+}
 
+// endDraw charges a draw of n vertices that ran (or was replayed) with
+// faults counted before it: the draw log, its statistics and its cost.
+func (ex *executor) endDraw(faults, n uint64) {
+	g, s, d := ex.g, &ex.st, &ex.draw
 	p := &d.pipe
 	ex.logDraw(faults)
 	ex.chargeClipped()
@@ -277,6 +306,7 @@ func (ex *executor) drawCost(shaded, instrs uint64) int64 {
 // (WDDM's) would be decided here too.
 func (ex *executor) checkpoint() bool {
 	d, g := &ex.draw, ex.g
+	d.checks++
 	p := &d.pipe
 	if d.inFlight() && !ex.runAhead(0, false) {
 		d.drain() // the counters this checkpoint needs (tiles_native.go)

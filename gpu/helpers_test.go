@@ -32,6 +32,8 @@ func newRig(t testing.TB) *rig {
 	// buffer, faults included; pagefault_test.go tests the engine stopping.
 	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2, PaintPageFaults: true, PaintEndlessLoops: true}, s, rec)
 	checkKeptPipes(t, g)
+	// every replayed draw's inputs are the draw's it replays (drawmemo.go)
+	g.ex.draw.memo.verify = func(what string) { t.Errorf("a replayed draw's %s are not the kept draw's", what) }
 	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 }
 

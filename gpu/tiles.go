@@ -59,6 +59,7 @@ func (d *drawScratch) next() *tri {
 	if !d.pipe.tileable {
 		return d.soloTri()
 	}
+	d.setups++
 	n := len(d.batch)
 	if n == cap(d.batch) {
 		d.batch = append(d.batch, tri{})[:n]

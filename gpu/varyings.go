@@ -94,6 +94,7 @@ func (d *drawScratch) attachPlanes(t *tri) {
 // soloTri is d.tri, the triangle a draw that is not batched sets up, with
 // planes for every attribute.
 func (d *drawScratch) soloTri() *tri {
+	d.setups++
 	t := &d.tri
 	if t.a0 == nil {
 		p := d.soloPlanes[:]

@@ -4,6 +4,9 @@ import (
 	"d3dsim/core/memlimit"
 	"d3dsim/core/rules"
 	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"d3dsim/core/dxgkddi"
@@ -110,4 +113,53 @@ func FuzzValidate(f *testing.F) {
 			}
 		})
 	})
+}
+
+// TestDrawRunsAsPackets: a run of DRAW packets validated at once (drawRun)
+// translates as the packets one by one do — the DMA buffer, the patches,
+// the packet count, the draws flag and the error — for random buffers of
+// draws between other packets (addresses, a privileged FENCE, queries),
+// cut short, with a DRAW header of another length, with and without
+// checking.
+func TestDrawRunsAsPackets(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for range 3000 {
+		var b isa.Builder
+		for range r.IntN(30) {
+			switch r.IntN(8) {
+			case 0:
+				b.SetTopology(isa.TopoTriangleList)
+			case 1:
+				b.SetVB(0, isa.NullAddress, 0, 36, 0)
+			case 2:
+				b.Fence(7)
+			case 3:
+				b.Query(isa.QueryTimestamp, isa.NullAddress)
+			case 4:
+				b.DrawIndexed(3, 0, 0)
+			default:
+				for range 1 + r.IntN(5) {
+					b.Draw(3, uint32(r.IntN(9)))
+				}
+			}
+		}
+		cmd := b.Words
+		switch r.IntN(4) {
+		case 0:
+			cmd = cmd[:r.IntN(len(cmd)+1)]
+		case 1:
+			if len(cmd) > 0 {
+				cmd[r.IntN(len(cmd))] = uint32(isa.OpDraw)<<24 | uint32(r.IntN(4))
+			}
+		}
+		for _, check := range []bool{true, false} {
+			a := translator{ddi: "DxgkDdiRender", check: check}
+			want := translator{ddi: "DxgkDdiRender", check: check, byPacket: true}
+			err, err2 := a.run(cmd), want.run(cmd)
+			if fmt.Sprint(err) != fmt.Sprint(err2) || !slices.Equal(a.dma, want.dma) || !slices.Equal(a.patches, want.patches) ||
+				a.packets != want.packets || a.draws != want.draws || a.occlusion != want.occlusion {
+				t.Fatalf("check %v, buffer %#x:\nruns: %v %d packets draws %v\nby packet: %v %d packets draws %v", check, cmd, err, a.packets, a.draws, err2, want.packets, want.draws)
+			}
+		}
+	}
 }

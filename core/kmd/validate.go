@@ -147,6 +147,7 @@ type translator struct {
 	packets int
 
 	draws, occlusion bool // RenderArgs.Draws, RenderArgs.OcclusionQueries
+	byPacket         bool // no run of DRAW packets at once (drawRun): for tests, the reference
 }
 
 // access is one memory access of a packet through an address field.
@@ -169,6 +170,10 @@ func (t *translator) run(cmd []uint32) error {
 		// The packets are walked in place (isa.Next), twice when checking:
 		// a slice of them, grown for every buffer, cost more than the walk.
 		for i := 0; i < len(cmd); {
+			if k := t.drawRun(cmd, i); k > 0 {
+				i += k
+				continue
+			}
 			_, next, err := isa.Next(cmd, i)
 			if err != nil {
 				return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", err)
@@ -178,6 +183,14 @@ func (t *translator) run(cmd []uint32) error {
 	}
 	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
 	for i, n := 0, 0; i < len(cmd); n++ {
+		if k := t.drawRun(cmd, i); k > 0 {
+			// DRAW packets: no address, not privileged (packet)
+			t.draws = true
+			t.packets += k / isa.DrawWords
+			n += k/isa.DrawWords - 1
+			i += k
+			continue
+		}
 		p, next, err := isa.Next(cmd, i)
 		if err != nil {
 			return nil // (not checking: the packets before the malformed one)
@@ -189,6 +202,20 @@ func (t *translator) run(cmd []uint32) error {
 		i = next
 	}
 	return nil
+}
+
+// drawRun is the words of the run of whole DRAW packets at word i of cmd
+// (none with byPacket): a stream of draws that change no state is
+// validated as one run, not packet by packet.
+func (t *translator) drawRun(cmd []uint32, i int) int {
+	if t.byPacket {
+		return 0
+	}
+	j := i
+	for j+isa.DrawWords <= len(cmd) && cmd[j] == isa.DrawHeader {
+		j += isa.DrawWords
+	}
+	return j - i
 }
 
 // checkList: every entry must be an allocation of the submitting device.
@@ -212,6 +239,11 @@ func (t *translator) checkList() error {
 func privileged(op isa.Opcode) bool { return op == isa.OpFence || op == isa.OpScanout }
 
 func (t *translator) packet(n int, p isa.Packet) error {
+	if p.Op == isa.OpDraw || p.Op == isa.OpDrawInstanced {
+		// (most packets of a buffer: no address field, nothing more)
+		t.draws = true
+		return nil
+	}
 	if privileged(p.Op) && t.check {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}

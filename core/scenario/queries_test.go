@@ -187,6 +187,29 @@ expect violations == 0
 	}
 }
 
+// TestPredicatedDrawAfterDraw: a Draw that changes no state after a Draw,
+// with SetPredication between them, goes to the GPU predicated (the UMD's
+// Draw of an unchanged state sends the predication first), and after
+// SetPredication NULL it is drawn again.
+func TestPredicatedDrawAfterDraw(t *testing.T) {
+	src := queryPrelude + `seen = dev.CreatePredicate Query=OCCLUSION_PREDICATE
+imm.IASetVertexBuffers 0 quad
+imm.ClearRenderTargetView rtv 1 0 0 1
+imm.Begin seen
+imm.Draw 6 0
+imm.End seen
+imm.ClearRenderTargetView rtv 1 0 0 1
+imm.SetPredication seen TRUE
+imm.Draw 6 0
+expect pixel t 3 3 == #ff0000ff
+imm.SetPredication NULL
+imm.Draw 6 0
+expect pixel t 3 3 == #ffffffff
+expect violations == 0
+`
+	mustRun(t, src)
+}
+
 // TestTimestampDisjoint: TIMESTAMP queries read the GPU's virtual clock
 // when the GPU reaches them; the TIMESTAMP_DISJOINT around them reports
 // the clock's frequency (one tick a virtual nanosecond) and no

@@ -132,6 +132,14 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
+	if !d.st.dirty && d.pred == d.gpuPred && (d.pred == nil || d.predValue == d.gpuPredValue) &&
+		len(d.cmd.Words)+drawWords <= d.cmdCap && len(d.list)+drawAllocs <= d.listCap {
+		// A draw that changes no state: what drawState would find (the
+		// state and the predication sent, room for a draw), the packet
+		// alone.
+		d.cmd.Draw(count, start)
+		return
+	}
 	d.drawState()
 	d.cmd.Draw(count, start)
 }

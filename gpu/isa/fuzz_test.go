@@ -48,3 +48,27 @@ func FuzzDecode(f *testing.F) {
 		})
 	})
 }
+
+// TestNextInLine: Next's packets of a fixed length, decoded in line, are
+// next's (the full checks) for every opcode byte, payload length 0 to 20
+// and buffer that ends before, at and after the payload; and so is what
+// Next reports for every other header.
+func TestNextInLine(t *testing.T) {
+	for op := range 256 {
+		for n := range 21 {
+			for extra := -2; extra <= 2; extra++ {
+				buf := make([]uint32, max(1, 1+n+extra))
+				buf[0] = uint32(op)<<24 | uint32(n)
+				for k := 1; k < len(buf); k++ {
+					buf[k] = uint32(3 * k) // (a WRITE's byte count among them)
+				}
+				p, i, err := Next(buf, 0)
+				q, j, err2 := next(buf, 0)
+				if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() || i != j ||
+					p.Op != q.Op || p.At != q.At || len(p.Args) != len(q.Args) {
+					t.Fatalf("opcode %#x, %d payload words, buffer of %d: Next (%v %d %v), next (%v %d %v)", op, n, len(buf), p, i, err, q, j, err2)
+				}
+			}
+		}
+	}
+}

@@ -109,6 +109,15 @@ var payloadLens, opNames = func() (lens [256]int16, names [256]string) {
 	return lens, names
 }()
 
+// fixedLens is payloadLens with -1 for the opcodes of a variable length
+// too (WRITE, SET_LAYOUT, SET_SO_DECL): a header whose length is its
+// opcode's here is well formed if its payload is inside the buffer (Next).
+var fixedLens = func() [256]int16 {
+	l := payloadLens
+	l[OpWrite], l[OpSetLayout], l[OpSetSODecl] = -1, -1, -1
+	return l
+}()
+
 func (o Opcode) String() string {
 	if s := opNames[o]; s != "" {
 		return s

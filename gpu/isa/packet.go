@@ -145,8 +145,29 @@ func AppendDecode(dst []Packet, buf []uint32) ([]Packet, error) {
 // Next decodes the packet at word i of buf and returns it with the index of
 // the next one; i must be inside buf. It applies Decode's framing rules
 // without building a slice of every packet: the command processor walks
-// buffers of millions of packets with it.
+// buffers of millions of packets with it (and the KMD, twice), so a packet
+// of a fixed length is decoded in line and the rest by next.
 func Next(buf []uint32, i int) (Packet, int, error) {
+	h := buf[i]
+	op, n := Opcode(h>>24), int(h&0xFFFFFF)
+	if int(fixedLens[op]) == n && n < len(buf)-i {
+		return Packet{Op: op, Args: buf[i+1 : i+1+n], At: i}, i + 1 + n, nil
+	}
+	return next(buf, i)
+}
+
+// DrawWords is a DRAW packet's words (its header, the vertex count and
+// the first vertex) and DrawHeader its header: a stream of draws that
+// change no state is runs of them, which the KMD and the command processor
+// find by the header alone.
+const (
+	DrawWords  = 3
+	DrawHeader = uint32(OpDraw)<<24 | (DrawWords - 1)
+)
+
+// next is Next for a packet of a variable length, or one that is not
+// well formed.
+func next(buf []uint32, i int) (Packet, int, error) {
 	h := buf[i]
 	op := Opcode(h >> 24)
 	n := int(h & 0xFFFFFF)
