@@ -156,3 +156,73 @@ func unorm8(f float32) uint32 {
 	}
 	return uint32(float32(f*255) + 0.5)
 }
+
+// The gpu package's bench shaders (gpu.PhongPS, gpu.LoopPS: the HLSL
+// compiler's and translator's programs), over one block per iteration,
+// inputs v1 (colour) and v2 (uv) interpolated: the machine alone, for
+// profiling its kernels and dispatch.
+const phongBlock = `ps inputs=3 outputs=1 temps=3
+mad r0.xy, v2.xyxx, l(2.0, 2.0, 2.0, 2.0), l(-1.0, -1.0, -1.0, -1.0)
+mov r0.z, l(1.0, 1.0, 1.0, 1.0).x
+mov r1.xy, r0.xyxx
+mov r1.z, l(1.0, 1.0, 1.0, 1.0).x
+dp3 r2.x, r0.xyzx, r1.xyzx
+rsq r1.x, r2.x
+mov r0.z, l(1.0, 1.0, 1.0, 1.0).x
+mul r2.xyz, r1.x, r0.xyzx
+dp3 r0.x, r2.xyzx, -l(0.3904, 0.488, 0.7807, 0.3904)
+add r1.x, r0.x, r0.x
+mad_sat r0.x, -r1.x, r2.z, -l(0.7807, 0.7807, 0.7807, 0.7807).x
+dp3_sat r1.x, r2.xyzx, l(0.3904, 0.488, 0.7807, 0.3904)
+log2 r2.x, |r0.x|
+mul r0.x, r2.x, l(16.0, 16.0, 16.0, 16.0).x
+exp2 r2.x, r0.x
+mad r0.x, l(0.8, 0.8, 0.8, 0.8).x, r1.x, l(0.1, 0.1, 0.1, 0.1).x
+mul r1.x, l(0.5, 0.5, 0.5, 0.5).x, r2.x
+mad o0.xyz, v1.xyzx, r0.x, r1.x
+mov o0.w, v1.w
+ret`
+
+const loopBlock = `ps inputs=3 outputs=1 temps=6
+mov r0.xyz, l(0, 0, 0, 0)
+mov r1.xy, v2.xyxx
+mov r2.x, l(0, 0, 0, 0).x
+loop
+  ilt r3.x, r2.x, l(8, 8, 8, 8).x
+  breakc_z r3.x
+  mad r4.xy, r1.xyxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)
+  frc r1.xy, r4.xyxx
+  mul r5.x, r1.x, r1.y
+  mad r0.xyz, v1.xyzx, r5.x, r0.xyzx
+  iadd r2.x, r2.x, l(1, 1, 1, 1).x
+endloop
+mul o0.xyz, r0.xyzx, l(0.5, 0.5, 0.5, 0.5)
+mov o0.w, l(1.0, 1.0, 1.0, 1.0).x
+ret`
+
+func benchShaderBlock(b *testing.B, src string) {
+	m := NewMachine(mustAsm(b, src))
+	for y := range 8 {
+		for x := range 8 {
+			l := QuadLane(x, y)
+			for c := range 4 {
+				m.In(1).F(c)[l] = float32(x+y+c) / 16
+			}
+			m.In(2).F(0)[l], m.In(2).F(1)[l] = (float32(x)+0.5)/8, (float32(y)+0.5)/8
+		}
+	}
+	b.ResetTimer()
+	cpu := cpuSeconds()
+	for range b.N {
+		if _, err := m.Run(AllLanes); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpu = cpuSeconds() - cpu
+	if cpu > 0 {
+		b.ReportMetric(float64(b.N)*Lanes/cpu/1e6, "Mpixels/cpu-s")
+	}
+}
+
+func BenchmarkPhongBlock(b *testing.B) { benchShaderBlock(b, phongBlock) }
+func BenchmarkLoopBlock(b *testing.B)  { benchShaderBlock(b, loopBlock) }

@@ -91,7 +91,34 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			f.saved &^= lanes
 		}
 	}
+	// A counted loop run round by round (counted.go): its form, the
+	// round and the rounds, the counter at the loop, the lanes a step.
+	var cnt *countedLoop
+	var round, rounds int
+	var ctr0 int32
+	var pop uint64
 	for pc < len(code) {
+		if cnt != nil && pc == int(cnt.inc) {
+			// The end of a round: its increment and endloop, then the
+			// next round's test and break, or the last test, break and
+			// endloop.
+			round++
+			if round < rounds {
+				steps += 4
+				lanes += 4 * pop
+				if cnt.reads {
+					m.countedSet(cnt.ctr, cnt.cc, uint32(ctr0+int32(round)))
+				}
+				pc = int(cnt.body)
+				continue
+			}
+			steps += 5
+			lanes += 4 * pop // (the last endloop runs with every lane gone)
+			m.countedSet(cnt.ctr, cnt.cc, uint32(ctr0+int32(rounds)))
+			m.countedSet(cnt.test, cnt.tc, 0)
+			pc, cnt = int(cnt.endloop)+1, nil
+			continue
+		}
 		steps++
 		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
@@ -123,6 +150,27 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			mask = stack[len(stack)-1].saved
 			stack = stack[:len(stack)-1]
 		case OpLoop:
+			if cl := in.counted; cl != nil {
+				if n := m.countedRounds(cl, mask, steps, limit); n >= 0 {
+					pop = uint64(bits.OnesCount64(mask & live))
+					ctr0, round, rounds = int32(m.regs[cl.ctr][cl.cc][0]), 0, n
+					if n == 0 {
+						// The test, the break and the endloop (every
+						// lane gone).
+						steps += 3
+						lanes += 2 * pop
+						m.countedSet(cl.test, cl.tc, 0)
+						pc = int(cl.endloop) + 1
+						continue
+					}
+					// The first round's test and break.
+					steps += 2
+					lanes += 2 * pop
+					m.countedSet(cl.test, cl.tc, ^uint32(0))
+					cnt, pc = cl, int(cl.body)
+					continue
+				}
+			}
 			stack = append(stack, frame{loop: true, saved: mask, next: in.jump})
 		case OpEndLoop:
 			f := &stack[len(stack)-1]

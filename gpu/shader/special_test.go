@@ -1,0 +1,87 @@
+package shader
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// kconsts is a cb0 whose element 0 is k.
+type kconsts struct{ k [4]uint32 }
+
+func (c *kconsts) Constant(slot, elem int) ([4]uint32, error) { return c.k, nil }
+
+// TestSpecialKernels: add, mul and mad with an operand the same in every
+// lane (an immediate or a cb element, with or without modifiers, first or
+// later, the destination a source too) give the general kernels' bits,
+// for constants and lanes from the specials (NaNs, infinities, denormals,
+// -0) and random floats; and the machine takes the specialised kernel
+// (in the default build: none under GOEXPERIMENT=simd).
+func TestSpecialKernels(t *testing.T) {
+	forms := []string{
+		"add o0, v0, cb0[0].x",
+		"add o0, cb0[0].xyzw, v0",
+		"mul o0, v0, cb0[0].y",
+		"mul o0, -cb0[0].x, v0",
+		"mul_sat o0, v0.yxwz, l(0.5, -3.0, 0x7fc00001, 1e-40)",
+		"mad o0, v0, cb0[0].x, cb0[0].y",
+		"mad o0, cb0[0].x, v0, cb0[0].yzwx",
+		"mad o0, v0, cb0[0].x, v1",
+		"mad o0, cb0[0].z, v0, v1",
+		"mad o0, v0, v1, cb0[0].w",
+		"mad o0, v0, -cb0[0].x, |cb0[0].y|",
+		"mad_sat o0, v0, l(1.9, 0x7f800000, -0.0, 3.0), l(0.13, -1.0, 0x80000001, 2.5)",
+		"mov r0, v0\nmad r0.xyz, r0.zxyw, cb0[0].x, r0\nmov o0, r0",
+		"mov r0, v1\nmul r0.xy, cb0[0].y, r0.yxzw\nmov o0, r0",
+	}
+	rng := rand.New(rand.NewPCG(32, 5))
+	val := func() uint32 {
+		if rng.IntN(2) == 0 {
+			return specials[rng.IntN(len(specials))]
+		}
+		return fbits(float32(rng.NormFloat64() * 100))
+	}
+	for _, form := range forms {
+		p := mustAsm(t, "ps inputs=2 outputs=1 temps=1\n"+form+"\nret\n")
+		a, g := NewMachine(p), NewMachine(p)
+		special := false
+		for pc := range g.code {
+			if x := &g.code[pc]; x.kernel != nil && specialKernel(&p.Code[pc]) != nil {
+				x.kernel = kernels[x.op]
+				special = true
+			}
+		}
+		if !special && !vecOK {
+			t.Errorf("%s: not specialised", form)
+		}
+		for range 200 {
+			cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
+			for _, m := range []*Machine{a, g} {
+				if err := m.Bind(cb, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for v := range 2 {
+				for c := range 4 {
+					for l := range Lanes {
+						a.In(v)[c][l] = val()
+					}
+					*g.In(v) = *a.In(v)
+				}
+			}
+			if _, err := a.Run(AllLanes); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := g.Run(AllLanes); err != nil {
+				t.Fatal(err)
+			}
+			for c := range 4 {
+				for l := range Lanes {
+					if x, y := a.Out(0)[c][l], g.Out(0)[c][l]; x != y {
+						t.Fatalf("%s: cb0[0] = %#x, lane %d: o0.%c = %#x (%g), the general kernel's %#x (%g)",
+							form, cb.k, l, "xyzw"[c], x, bitsf(x), y, bitsf(y))
+					}
+				}
+			}
+		}
+	}
+}
