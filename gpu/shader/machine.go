@@ -209,6 +209,9 @@ type xinst struct {
 	uniSrc [2]int32
 	uniOp  bool // uniform.go evaluates it once for a block whose sources are uniform
 	kernel kernel
+	// konst: the sources (a bit each) the same in every lane for the
+	// draw, for dot's specialised sum (special.go; the default build).
+	konst uint8
 	// counted: a loop's counted form (counted.go), nil for the others.
 	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as
@@ -347,6 +350,7 @@ func NewMachine(p *Program) *Machine {
 		if k := specialKernel(in); k != nil {
 			x.kernel = k // an operand the same in every lane (special.go)
 		}
+		x.konst = konstSrcs(in)
 		x.canon = canonical[in.Op] && !selfCanon[in.Op]
 		if in.Op.MemDst() {
 			// A store's or atomic's view or groupshared memory:

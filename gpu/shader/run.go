@@ -618,10 +618,18 @@ func canon(r *[Lanes]uint32) {
 	canonScalar(r)
 }
 
+// canonScalar tests four lanes with one comparison (their sum is NaN when
+// one is, or for infinities of both signs), as the kernels do.
 func canonScalar(r *[Lanes]uint32) {
-	for i, v := range r {
-		if v&0x7FFFFFFF > 0x7F800000 {
-			r[i] = canonNaN
+	f := f32(r)
+	for i := 0; i < Lanes; i += 4 {
+		if s := (f[i] + f[i+1]) + (f[i+2] + f[i+3]); s == s {
+			continue
+		}
+		for j := i; j < i+4; j++ {
+			if r[j]&0x7FFFFFFF > 0x7F800000 {
+				r[j] = canonNaN
+			}
 		}
 	}
 }
@@ -659,9 +667,14 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	if direct {
 		res = in.dst[bits.TrailingZeros8(in.mask)]
 	}
-	if vecOK {
+	switch {
+	case vecOK:
 		dotVec(n, res, a, b)
-	} else {
+	case in.konst&2 != 0:
+		dotSumK(n, res, a, b) // the second source the same in every lane (special.go)
+	case in.konst&1 != 0:
+		dotSumK(n, res, b, a) // the first: the products commute
+	default:
 		dotSum(n, res, a, b)
 	}
 	if !direct {
@@ -670,8 +683,6 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	}
 	if in.sat {
 		saturate(res)
-	} else if !vecOK {
-		canon(res)
 	}
 	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {
 		if in.mask>>k&1 != 0 {
@@ -680,7 +691,7 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	}
 }
 
-// dotSum is dot's sum: NaNs as they come (canon makes them canonical).
+// dotSum is dot's sum, NaNs canonical.
 func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 	r := f32(res)
 	a0, b0, a1, b1 := f32(a[0]), f32(b[0]), f32(a[1]), f32(b[1])
@@ -703,6 +714,7 @@ func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 			r[i] = s + float32(a3[i]*b3[i])
 		}
 	}
+	canon(res)
 }
 
 // QuadLane returns the lane of pixel (x, y) of an 8x8 block: quad q (2x2

@@ -135,3 +135,48 @@ func kMadXXK(r, a, b, c *[Lanes]uint32) {
 		rf[i], rf[i+1], rf[i+2], rf[i+3] = x0, x1, x2, x3
 	}
 }
+
+// konstSrcs returns the first two sources of a dp2, dp3 or dp4 that hold
+// one value in every lane, a bit each (0 in a GOEXPERIMENT=simd build:
+// dotVec serves).
+func konstSrcs(in *Inst) uint8 {
+	if vecOK || in.Op != OpDp2 && in.Op != OpDp3 && in.Op != OpDp4 {
+		return 0
+	}
+	var k uint8
+	for i := range 2 {
+		if constSrc(&in.Src[i]) {
+			k |= 1 << i
+		}
+	}
+	return k
+}
+
+// dotSumK is dotSum with b the same in every lane: products rounded and
+// summed left to right as dotSum does (a product's operands commute), NaNs
+// canonical.
+func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+	r := f32(res)
+	a0, a1 := f32(a[0]), f32(a[1])
+	k0, k1 := f32(b[0])[0], f32(b[1])[0]
+	switch n {
+	case 2:
+		for i := range r {
+			r[i] = float32(a0[i]*k0) + float32(a1[i]*k1)
+		}
+	case 3:
+		a2, k2 := f32(a[2]), f32(b[2])[0]
+		for i := range r {
+			s := float32(a0[i]*k0) + float32(a1[i]*k1)
+			r[i] = s + float32(a2[i]*k2)
+		}
+	default:
+		a2, a3, k2, k3 := f32(a[2]), f32(a[3]), f32(b[2])[0], f32(b[3])[0]
+		for i := range r {
+			s := float32(a0[i]*k0) + float32(a1[i]*k1)
+			s = float32(s + float32(a2[i]*k2))
+			r[i] = s + float32(a3[i]*k3)
+		}
+	}
+	canon(res)
+}

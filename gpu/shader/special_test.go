@@ -10,8 +10,8 @@ type kconsts struct{ k [4]uint32 }
 
 func (c *kconsts) Constant(slot, elem int) ([4]uint32, error) { return c.k, nil }
 
-// TestSpecialKernels: add, mul and mad with an operand the same in every
-// lane (an immediate or a cb element, with or without modifiers, first or
+// TestSpecialKernels: add, mul, mad, dp2, dp3 and dp4 with an operand the
+// same in every lane (an immediate or a cb element, with or without modifiers, first or
 // later, the destination a source too) give the general kernels' bits,
 // for constants and lanes from the specials (NaNs, infinities, denormals,
 // -0) and random floats; and the machine takes the specialised kernel
@@ -32,6 +32,12 @@ func TestSpecialKernels(t *testing.T) {
 		"mad_sat o0, v0, l(1.9, 0x7f800000, -0.0, 3.0), l(0.13, -1.0, 0x80000001, 2.5)",
 		"mov r0, v0\nmad r0.xyz, r0.zxyw, cb0[0].x, r0\nmov o0, r0",
 		"mov r0, v1\nmul r0.xy, cb0[0].y, r0.yxzw\nmov o0, r0",
+		"dp3 o0, v0, cb0[0]",
+		"dp3_sat o0.xz, cb0[0].zyxw, v1",
+		"dp4 o0, -cb0[0], v0.wzyx",
+		"dp2 o0.yw, v0, l(0.5, 0x7f800000, 1.0, 1.0)",
+		"dp4_sat o0, v0, l(1e30, -1e30, 0x80000000, 3.0)",
+		"mov r0, v0\ndp3 r0.yz, r0, cb0[0]\nmov o0, r0",
 	}
 	rng := rand.New(rand.NewPCG(32, 5))
 	val := func() uint32 {
@@ -47,6 +53,9 @@ func TestSpecialKernels(t *testing.T) {
 		for pc := range g.code {
 			if x := &g.code[pc]; x.kernel != nil && specialKernel(&p.Code[pc]) != nil {
 				x.kernel = kernels[x.op]
+				special = true
+			} else if x.konst != 0 {
+				x.konst = 0 // dot's general sum
 				special = true
 			}
 		}
