@@ -1,6 +1,7 @@
 package shader
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -89,6 +90,35 @@ func TestSpecialKernels(t *testing.T) {
 						t.Fatalf("%s: cb0[0] = %#x, lane %d: o0.%c = %#x (%g), the general kernel's %#x (%g)",
 							form, cb.k, l, "xyzw"[c], x, bitsf(x), y, bitsf(y))
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestFrcFourLanes: kFrc's integer path for four lanes in [+0, 2**23)
+// gives the float64 floor's bits: every float32 bit pattern in groups of
+// 64 consecutive ones (a group of four all in the range goes the integer
+// way; -0, negatives, NaNs and 2**23 on go lane by lane), every 97th
+// group under -short.
+func TestFrcFourLanes(t *testing.T) {
+	step := uint64(Lanes)
+	if testing.Short() {
+		step *= 97
+	}
+	var got, want, a [Lanes]uint32
+	for x := uint64(0); x < 1<<32; x += step {
+		for l := range a {
+			a[l] = uint32(x) + uint32(l)
+		}
+		kFrc(&got, &a, nil, nil)
+		for l, v := range f32(&a) {
+			want[l] = canonRef(v - float32(math.Floor(float64(v))))
+		}
+		if got != want {
+			for l := range a {
+				if got[l] != want[l] {
+					t.Fatalf("frc %#x (%g) = %#x, want %#x", a[l], bitsf(a[l]), got[l], want[l])
 				}
 			}
 		}
