@@ -42,31 +42,7 @@ func randomCounted(rng *rand.Rand, names []string) string {
 		}
 		return s
 	}
-	alu := func() {
-		op := names[rng.IntN(len(names))]
-		o, _ := OpByName(op)
-		sat := ""
-		if o.FloatResult() && rng.IntN(4) == 0 {
-			sat = "_sat"
-		}
-		dst := fmt.Sprintf("r%d", rng.IntN(4))
-		if rng.IntN(5) == 0 {
-			dst = fmt.Sprintf("o%d", rng.IntN(2))
-		}
-		if m := rng.IntN(15) + 1; m != 15 {
-			dst += "."
-			for c := range 4 {
-				if m>>c&1 != 0 {
-					dst += "xyzw"[c : c+1]
-				}
-			}
-		}
-		fmt.Fprintf(&b, "%s%s %s", op, sat, dst)
-		for range o.Srcs() {
-			b.WriteString(", " + mods(reg()))
-		}
-		b.WriteString("\n")
-	}
+	alu := func() { randomALU(&b, rng, names, func() string { return mods(reg()) }) }
 	for range rng.IntN(4) {
 		alu()
 	}

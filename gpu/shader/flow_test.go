@@ -330,29 +330,7 @@ func randomProgram(rng *rand.Rand, names []string) string {
 		case k < 7:
 			fmt.Fprintf(&b, "%s_%s %s\n", []string{"discard", "retc"}[rng.IntN(2)], []string{"z", "nz"}[rng.IntN(2)], reg())
 		default:
-			op := names[rng.IntN(len(names))]
-			o, _ := OpByName(op)
-			sat := ""
-			if o.FloatResult() && rng.IntN(4) == 0 {
-				sat = "_sat"
-			}
-			dst := fmt.Sprintf("r%d", rng.IntN(4))
-			if rng.IntN(4) == 0 {
-				dst = fmt.Sprintf("o%d", rng.IntN(2))
-			}
-			if m := rng.IntN(15) + 1; m != 15 {
-				dst += "."
-				for c := range 4 {
-					if m>>c&1 != 0 {
-						dst += "xyzw"[c : c+1]
-					}
-				}
-			}
-			fmt.Fprintf(&b, "%s%s %s", op, sat, dst)
-			for range o.Srcs() {
-				b.WriteString(", " + mods(reg()))
-			}
-			b.WriteString("\n")
+			randomALU(&b, rng, names, func() string { return mods(reg()) })
 		}
 	}
 	b.WriteString(strings.Repeat("endif\n", depth))
@@ -377,6 +355,35 @@ func randomProgram(rng *rand.Rand, names []string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// randomALU writes an instruction of one of names to b: _sat now and then
+// on a float result, a temp or now and then an output, a random mask, the
+// sources from src.
+func randomALU(b *strings.Builder, rng *rand.Rand, names []string, src func() string) {
+	op := names[rng.IntN(len(names))]
+	o, _ := OpByName(op)
+	sat := ""
+	if o.FloatResult() && rng.IntN(4) == 0 {
+		sat = "_sat"
+	}
+	dst := fmt.Sprintf("r%d", rng.IntN(4))
+	if rng.IntN(4) == 0 {
+		dst = fmt.Sprintf("o%d", rng.IntN(2))
+	}
+	if m := rng.IntN(15) + 1; m != 15 {
+		dst += "."
+		for c := range 4 {
+			if m>>c&1 != 0 {
+				dst += "xyzw"[c : c+1]
+			}
+		}
+	}
+	fmt.Fprintf(b, "%s%s %s", op, sat, dst)
+	for range o.Srcs() {
+		b.WriteString(", " + src())
+	}
+	b.WriteString("\n")
 }
 
 // Every op runs in a one-op program (gpu/shaderisa's TestEveryOpRoundTrips
