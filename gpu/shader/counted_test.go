@@ -21,28 +21,14 @@ func randomCounted(rng *rand.Rand, names []string) string {
 	var b strings.Builder
 	b.WriteString("ps inputs=2 outputs=2 temps=6\nmov r0, v0\nmov r1, v1\nmov r2, l(0, 0, 0, 0)\nmov r3, l(0, 0, 0, 0)\n")
 	reg := func() string {
-		switch rng.IntN(6) {
-		case 0:
-			return fmt.Sprintf("v%d.%c", rng.IntN(2), "xyzw"[rng.IntN(4)])
-		case 1:
-			return fmt.Sprintf("l(%d, 1.5, -2, 0x7f800000)", rng.IntN(5))
-		case 2:
-			return fmt.Sprintf("cb0[%d].%c", rng.IntN(2), "xyzw"[rng.IntN(4)])
-		case 3:
+		return randomReg(rng, func() string {
+			if rng.IntN(2) == 0 {
+				return fmt.Sprintf("cb0[%d].%c", rng.IntN(2), "xyzw"[rng.IntN(4)])
+			}
 			return fmt.Sprintf("r4.%c", "xyzw"[rng.IntN(4)]) // the counter's register, the test's
-		}
-		return fmt.Sprintf("r%d.%c%c%c%c", rng.IntN(4), "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)])
+		})
 	}
-	mods := func(s string) string {
-		switch rng.IntN(8) {
-		case 0:
-			return "-" + s
-		case 1:
-			return "|" + s + "|"
-		}
-		return s
-	}
-	alu := func() { randomALU(&b, rng, names, func() string { return mods(reg()) }) }
+	alu := func() { randomALU(&b, rng, names, func() string { return randomMod(rng, reg()) }) }
 	for range rng.IntN(4) {
 		alu()
 	}
