@@ -7,6 +7,7 @@ import (
 	"d3dsim/core/dxbc"
 	"d3dsim/core/hlsl"
 	umdtranslate "d3dsim/core/umd/translate"
+	"d3dsim/gpu/shader"
 	"d3dsim/gpu/shaderisa"
 )
 
@@ -35,5 +36,40 @@ func TestBenchShadersAreTheHLSL(t *testing.T) {
 			text, _ := shaderisa.Disassemble(sh.Code)
 			t.Errorf("%s: the gpu package's program is not the translation of its HLSL, which is now:\n%s", c.name, text)
 		}
+	}
+}
+
+// BenchmarkShaderBlocks: the machine alone (no rasterizer, interpolation or
+// output merger) running PhongPS and LoopPS over one whole block an
+// iteration, v1 (the colour) and v2 (the uv) set once: for profiling its
+// kernels and dispatch.
+func BenchmarkShaderBlocks(b *testing.B) {
+	for _, c := range []struct{ name, isa string }{{"phong", PhongPS}, {"loop", LoopPS}} {
+		b.Run(c.name, func(b *testing.B) {
+			p, err := shaderisa.Assemble(c.isa)
+			if err != nil {
+				b.Fatal(err)
+			}
+			m := shader.NewMachine(p)
+			for y := range 8 {
+				for x := range 8 {
+					l := shader.QuadLane(x, y)
+					for c := range 4 {
+						m.In(1).F(c)[l] = float32(x+y+c) / 16
+					}
+					m.In(2).F(0)[l], m.In(2).F(1)[l] = (float32(x)+0.5)/8, (float32(y)+0.5)/8
+				}
+			}
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for range b.N {
+				if _, err := m.Run(shader.AllLanes); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if cpu = cpuSeconds() - cpu; cpu > 0 {
+				b.ReportMetric(float64(b.N)*shader.Lanes/cpu/1e6, "Mpixels/cpu-s")
+			}
+		})
 	}
 }

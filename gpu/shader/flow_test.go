@@ -292,24 +292,7 @@ func randomPrograms(t *testing.T, rng *rand.Rand, n int, f func(p *Program, m *M
 func randomProgram(rng *rand.Rand, names []string) string {
 	var b strings.Builder
 	b.WriteString("ps inputs=2 outputs=2 temps=6\nmov r5, l(0, 0, 0, 0)\n")
-	reg := func() string {
-		switch rng.IntN(4) {
-		case 0:
-			return fmt.Sprintf("v%d.%c", rng.IntN(2), "xyzw"[rng.IntN(4)])
-		case 1:
-			return fmt.Sprintf("l(%d, 1.5, -2, 0x7f800000)", rng.IntN(5))
-		}
-		return fmt.Sprintf("r%d.%c%c%c%c", rng.IntN(4), "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)])
-	}
-	mods := func(s string) string {
-		switch rng.IntN(6) {
-		case 0:
-			return "-" + s
-		case 1:
-			return "|" + s + "|"
-		}
-		return s
-	}
+	reg := func() string { return randomReg(rng, nil) }
 	depth, loops := 0, 0
 	for range 8 + rng.IntN(20) {
 		switch k := rng.IntN(20); {
@@ -330,29 +313,7 @@ func randomProgram(rng *rand.Rand, names []string) string {
 		case k < 7:
 			fmt.Fprintf(&b, "%s_%s %s\n", []string{"discard", "retc"}[rng.IntN(2)], []string{"z", "nz"}[rng.IntN(2)], reg())
 		default:
-			op := names[rng.IntN(len(names))]
-			o, _ := OpByName(op)
-			sat := ""
-			if o.FloatResult() && rng.IntN(4) == 0 {
-				sat = "_sat"
-			}
-			dst := fmt.Sprintf("r%d", rng.IntN(4))
-			if rng.IntN(4) == 0 {
-				dst = fmt.Sprintf("o%d", rng.IntN(2))
-			}
-			if m := rng.IntN(15) + 1; m != 15 {
-				dst += "."
-				for c := range 4 {
-					if m>>c&1 != 0 {
-						dst += "xyzw"[c : c+1]
-					}
-				}
-			}
-			fmt.Fprintf(&b, "%s%s %s", op, sat, dst)
-			for range o.Srcs() {
-				b.WriteString(", " + mods(reg()))
-			}
-			b.WriteString("\n")
+			randomALU(&b, rng, names, func() string { return randomMod(rng, reg()) })
 		}
 	}
 	b.WriteString(strings.Repeat("endif\n", depth))
@@ -377,6 +338,63 @@ func randomProgram(rng *rand.Rand, names []string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// randomReg returns a register source: an input's component, an
+// immediate or a temp swizzled, or, one time in three when other is not
+// nil, other's.
+func randomReg(rng *rand.Rand, other func() string) string {
+	if other != nil && rng.IntN(3) == 0 {
+		return other()
+	}
+	switch rng.IntN(4) {
+	case 0:
+		return fmt.Sprintf("v%d.%c", rng.IntN(2), "xyzw"[rng.IntN(4)])
+	case 1:
+		return fmt.Sprintf("l(%d, 1.5, -2, 0x7f800000)", rng.IntN(5))
+	}
+	return fmt.Sprintf("r%d.%c%c%c%c", rng.IntN(4), "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)], "xyzw"[rng.IntN(4)])
+}
+
+// randomMod returns s negated or in an absolute value, one time in six
+// each.
+func randomMod(rng *rand.Rand, s string) string {
+	switch rng.IntN(6) {
+	case 0:
+		return "-" + s
+	case 1:
+		return "|" + s + "|"
+	}
+	return s
+}
+
+// randomALU writes an instruction of one of names to b: _sat now and then
+// on a float result, a temp or now and then an output, a random mask, the
+// sources from src.
+func randomALU(b *strings.Builder, rng *rand.Rand, names []string, src func() string) {
+	op := names[rng.IntN(len(names))]
+	o, _ := OpByName(op)
+	sat := ""
+	if o.FloatResult() && rng.IntN(4) == 0 {
+		sat = "_sat"
+	}
+	dst := fmt.Sprintf("r%d", rng.IntN(4))
+	if rng.IntN(4) == 0 {
+		dst = fmt.Sprintf("o%d", rng.IntN(2))
+	}
+	if m := rng.IntN(15) + 1; m != 15 {
+		dst += "."
+		for c := range 4 {
+			if m>>c&1 != 0 {
+				dst += "xyzw"[c : c+1]
+			}
+		}
+	}
+	fmt.Fprintf(b, "%s%s %s", op, sat, dst)
+	for range o.Srcs() {
+		b.WriteString(", " + src())
+	}
+	b.WriteString("\n")
 }
 
 // Every op runs in a one-op program (gpu/shaderisa's TestEveryOpRoundTrips

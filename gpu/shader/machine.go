@@ -209,6 +209,11 @@ type xinst struct {
 	uniSrc [2]int32
 	uniOp  bool // uniform.go evaluates it once for a block whose sources are uniform
 	kernel kernel
+	// konst: the sources (a bit each) the same in every lane for the
+	// draw, for dot's specialised sum (special.go; the default build).
+	konst uint8
+	// counted: a loop's counted form (counted.go), nil for the others.
+	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as
 	// it goes (no component is read after it is written).
 	direct bool
@@ -276,6 +281,11 @@ type Machine struct {
 	uni    []uint8
 	uniSet uint8
 
+	// noCounted runs counted loops the general way, countedRuns counts
+	// those run round by round (counted.go; for the tests).
+	noCounted   bool
+	countedRuns int
+
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
 	modded  [maxSrcs][4]*[Lanes]uint32
@@ -337,6 +347,10 @@ func NewMachine(p *Program) *Machine {
 		x.offset = [3]int32{int32(in.Offset[0]), int32(in.Offset[1]), int32(in.Offset[2])}
 		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
+		if k := specialKernel(in); k != nil {
+			x.kernel = k // an operand the same in every lane (special.go)
+		}
+		x.konst = konstSrcs(in)
 		x.canon = canonical[in.Op] && !selfCanon[in.Op]
 		if in.Op.MemDst() {
 			// A store's or atomic's view or groupshared memory:
@@ -391,6 +405,9 @@ func NewMachine(p *Program) *Machine {
 					xs.c[c] = &v[s.Swizzle[c]]
 				}
 			}
+		}
+		if in.Op == OpLoop {
+			x.counted = m.findCounted(p.Code, pc)
 		}
 		x.setDirect()
 		x.plain = true

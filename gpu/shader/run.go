@@ -91,7 +91,34 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			f.saved &^= lanes
 		}
 	}
+	// A counted loop run round by round (counted.go): its form, the
+	// round and the rounds, the counter at the loop, the lanes a step.
+	var cnt *countedLoop
+	var round, rounds int
+	var ctr0 int32
+	var pop uint64
 	for pc < len(code) {
+		if cnt != nil && pc == int(cnt.inc) {
+			// The end of a round: its increment and endloop, then the
+			// next round's test and break, or the last test, break and
+			// endloop.
+			round++
+			if round < rounds {
+				steps += 4
+				lanes += 4 * pop
+				if cnt.reads {
+					m.countedSet(cnt.ctr, cnt.cc, uint32(ctr0+int32(round)))
+				}
+				pc = int(cnt.body)
+				continue
+			}
+			steps += 5
+			lanes += 4 * pop // (the last endloop runs with every lane gone)
+			m.countedSet(cnt.ctr, cnt.cc, uint32(ctr0+int32(rounds)))
+			m.countedSet(cnt.test, cnt.tc, 0)
+			pc, cnt = int(cnt.endloop)+1, nil
+			continue
+		}
 		steps++
 		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
@@ -123,6 +150,27 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			mask = stack[len(stack)-1].saved
 			stack = stack[:len(stack)-1]
 		case OpLoop:
+			if cl := in.counted; cl != nil {
+				if n := m.countedRounds(cl, mask, steps, limit); n >= 0 {
+					pop = uint64(bits.OnesCount64(mask & live))
+					ctr0, round, rounds = int32(m.regs[cl.ctr][cl.cc][0]), 0, n
+					if n == 0 {
+						// The test, the break and the endloop (every
+						// lane gone).
+						steps += 3
+						lanes += 2 * pop
+						m.countedSet(cl.test, cl.tc, 0)
+						pc = int(cl.endloop) + 1
+						continue
+					}
+					// The first round's test and break.
+					steps += 2
+					lanes += 2 * pop
+					m.countedSet(cl.test, cl.tc, ^uint32(0))
+					cnt, pc = cl, int(cl.body)
+					continue
+				}
+			}
 			stack = append(stack, frame{loop: true, saved: mask, next: in.jump})
 		case OpEndLoop:
 			f := &stack[len(stack)-1]
@@ -570,10 +618,18 @@ func canon(r *[Lanes]uint32) {
 	canonScalar(r)
 }
 
+// canonScalar tests four lanes with one comparison (their sum is NaN when
+// one is, or for infinities of both signs), as the kernels do.
 func canonScalar(r *[Lanes]uint32) {
-	for i, v := range r {
-		if v&0x7FFFFFFF > 0x7F800000 {
-			r[i] = canonNaN
+	f := f32(r)
+	for i := 0; i < Lanes; i += 4 {
+		if s := (f[i] + f[i+1]) + (f[i+2] + f[i+3]); s == s {
+			continue
+		}
+		for j := i; j < i+4; j++ {
+			if r[j]&0x7FFFFFFF > 0x7F800000 {
+				r[j] = canonNaN
+			}
 		}
 	}
 }
@@ -611,9 +667,14 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	if direct {
 		res = in.dst[bits.TrailingZeros8(in.mask)]
 	}
-	if vecOK {
+	switch {
+	case vecOK:
 		dotVec(n, res, a, b)
-	} else {
+	case in.konst&2 != 0:
+		dotSumK(n, res, a, b) // the second source the same in every lane (special.go)
+	case in.konst&1 != 0:
+		dotSumK(n, res, b, a) // the first: the products commute
+	default:
 		dotSum(n, res, a, b)
 	}
 	if !direct {
@@ -622,8 +683,6 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	}
 	if in.sat {
 		saturate(res)
-	} else if !vecOK {
-		canon(res)
 	}
 	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {
 		if in.mask>>k&1 != 0 {
@@ -632,7 +691,7 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	}
 }
 
-// dotSum is dot's sum: NaNs as they come (canon makes them canonical).
+// dotSum is dot's sum, NaNs canonical.
 func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 	r := f32(res)
 	a0, b0, a1, b1 := f32(a[0]), f32(b[0]), f32(a[1]), f32(b[1])
@@ -655,6 +714,7 @@ func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 			r[i] = s + float32(a3[i]*b3[i])
 		}
 	}
+	canon(res)
 }
 
 // QuadLane returns the lane of pixel (x, y) of an 8x8 block: quad q (2x2

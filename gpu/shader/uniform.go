@@ -1,6 +1,10 @@
 package shader
 
-import . "d3dsim/gpu/shaderisa"
+import (
+	"unsafe"
+
+	. "d3dsim/gpu/shaderisa"
+)
 
 // Uniform values: a block whose every lane runs (mask all lanes) and whose
 // sources hold one value in every lane computes an integer op once, not
@@ -136,7 +140,11 @@ func fill(d *[Lanes]uint32, v uint32) {
 		fillVec(d, v)
 		return
 	}
-	for i := range d {
-		d[i] = v
+	// Two lanes a store: half the stores of a lane at a time (the
+	// counted loops' and the movs of immediates' fills).
+	w := (*[Lanes / 2]uint64)(unsafe.Pointer(d))
+	v2 := uint64(v) | uint64(v)<<32
+	for i := range w {
+		w[i] = v2
 	}
 }
