@@ -52,12 +52,11 @@ type drawScratch struct {
 	uavCounters bool
 	seg         [2]cvert // a line's clipped ends (prim.go)
 	tri         tri
-	// The planes of the attributes of d.tri (soloPlanes) and of the
-	// batch's triangles (planes, planesUsed of it so far, planesNext
-	// what the slot next gave takes): varyings.go.
-	soloPlanes             [3 * numAttr]float64
-	planes                 []float64
-	planesUsed, planesNext int
+	// The planes of the attributes of d.tri (soloPlanes), and how many
+	// attributes the draw's batched triangles need planes for (planesNa:
+	// the slots own theirs, varyings.go).
+	soloPlanes [3 * numAttr]float64
+	planesNa   int
 
 	pipe pipe
 	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
@@ -343,6 +342,7 @@ func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.rowSpans, d.area = d.batch[:0], d.rowSpans[:0], 0
 	p := &d.pipe
+	d.planesNa = max(p.hi, d.prog.nattr) // (tiles.go: next)
 	d.deferSetup = d.workers > 1 && p.tileable && !p.bias && p.ms.samples <= 1 && (p.prog == nil || p.prog.flat|p.prog.lin == 0)
 	defer d.drain() // (after a panic: the workers stopped before it goes on)
 	d.prim = -1

@@ -41,8 +41,7 @@ type tilePipeline struct {
 // worker), its rows, and the workers that have not finished it.
 type tileJob struct {
 	batch  []tri
-	planes []float64 // its triangles' attribute planes (varyings.go)
-	spans  []int32   // its triangles' rows (drawScratch.rowSpans)
+	spans  []int32 // its triangles' rows (drawScratch.rowSpans)
 	lo, hi int
 	wg     sync.WaitGroup
 }
@@ -74,7 +73,6 @@ func (d *drawScratch) submit() bool {
 	j.lo, j.hi = d.batchRows()
 	j.batch, d.batch = d.batch, j.batch[:0]
 	j.spans, d.rowSpans = d.rowSpans, j.spans[:0]
-	j.planes, d.planes, d.planesUsed = d.planes, j.planes, 0 // (varyings.go)
 	tp.area += uint64(d.area)
 	d.area = 0
 	d.parallel++

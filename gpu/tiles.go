@@ -64,7 +64,9 @@ func (d *drawScratch) next() *tri {
 		d.batch = append(d.batch, tri{})[:n]
 	}
 	t := &d.batch[:n+1][n]
-	d.attachPlanes(t) // (varyings.go)
+	if cap(t.a0) < d.planesNa {
+		d.attachPlanes(n) // (varyings.go)
+	}
 	t.deferred = false
 	return t
 }
@@ -80,7 +82,6 @@ func (d *drawScratch) emit() {
 		return
 	}
 	d.batch = d.batch[:len(d.batch)+1]
-	d.planesUsed += d.planesNext
 	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
 	if d.workers > 1 {
@@ -105,7 +106,6 @@ func (d *drawScratch) flush() {
 		d.rasterRounds()
 	}
 	d.batch, d.rowSpans = d.batch[:0], d.rowSpans[:0]
-	d.planesUsed = 0
 	d.area = 0
 }
 
@@ -119,6 +119,20 @@ func (d *drawScratch) rasterRounds() {
 	p.check = nil
 	defer func() { p.check = check }()
 	lo, hi := d.batchRows()
+	if d.ahead != nil && d.ahead(uint64(d.area), false) {
+		// No checkpoint between two rounds could stop the draw
+		// (runAhead's bound, as rasterParallel's): one round, each
+		// triangle visited once (tris: two rounds called rasterRows
+		// twice a triangle, 62 instructions of it).
+		for j := range d.batch {
+			if t := &d.batch[j]; t.deferred {
+				t.finishRows(p, lo, hi)
+			} else {
+				t.rasterRows(p, t.y0, t.y1)
+			}
+		}
+		return
+	}
 	for ylo := lo; ylo < hi && !p.stop; ylo += roundRows {
 		if ylo > lo && check != nil && !check() {
 			break
