@@ -650,8 +650,16 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		if d.deferSetup {
 			if t.y0/tileRows == (t.y1-1)/tileRows {
 				// Within one band: the tile worker that draws it makes
-				// its edges and planes (finish).
-				if swapped {
+				// its edges, and its planes but for a colour-only
+				// pixel program's, cheaper made here than stashed
+				// (finish).
+				if d.pipe.colorOnly {
+					if swapped {
+						t.setupAttrs(&sv[0], &sv[2], &sv[1], &v0.a, &v2.a, &v1.a, &d.pipe)
+					} else {
+						t.setupAttrs(&sv[0], &sv[1], &sv[2], &v0.a, &v1.a, &v2.a, &d.pipe)
+					}
+				} else if swapped {
 					t.stash(&sv[0], &sv[2], &sv[1], &v0.a, &v2.a, &v1.a, &d.pipe)
 				} else {
 					t.stash(&sv[0], &sv[1], &sv[2], &v0.a, &v1.a, &v2.a, &d.pipe)

@@ -171,7 +171,8 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 	t.persp = !(v0.w == v1.w && v1.w == v2.w)
 	t.w0 = v0.w
 	if p.colorOnly && !t.persp {
-		t.setupColor(a0, a1, a2, p)
+		lo := p.lo
+		t.setupColor((*[4]float64)(a0[lo:lo+4]), (*[4]float64)(a1[lo:lo+4]), (*[4]float64)(a2[lo:lo+4]), lo)
 		return
 	}
 	lo, hi := p.lo, p.hi
@@ -232,11 +233,11 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 // reads one register and writes it as its colour, red to alpha
 // (pipe.colorOnly: ps_vertexcolor), in straight code: the same planes,
 // inRange, alpha and finite (four values of [0, 1] a vertex make finite
-// planes; the sum of setupAttrs otherwise). Tris: 307 -> 193 instructions
-// a triangle.
-func (t *tri) setupColor(a0, a1, a2 *[numAttr]float64, p *pipe) {
-	lo := p.lo
-	x0, x1, x2 := (*[4]float64)(a0[lo:lo+4]), (*[4]float64)(a1[lo:lo+4]), (*[4]float64)(a2[lo:lo+4])
+// planes; the sum of setupAttrs otherwise). x0, x1, x2 are the vertices'
+// four values (attributes lo.. of each), which may be the planes
+// themselves (planes: what stash kept). Tris: 307 -> 193 instructions a
+// triangle.
+func (t *tri) setupColor(x0, x1, x2 *[4]float64, lo int) {
 	s0, s1, s2 := (*[4]float64)(t.a0[lo:lo+4]), (*[4]float64)(t.d1[lo:lo+4]), (*[4]float64)(t.d2[lo:lo+4])
 	m := max(colorPlane(x0, x1, x2, s0, s1, s2, 0), colorPlane(x0, x1, x2, s0, s1, s2, 1),
 		colorPlane(x0, x1, x2, s0, s1, s2, 2), colorPlane(x0, x1, x2, s0, s1, s2, 3))
@@ -257,11 +258,12 @@ func (t *tri) setupColor(a0, a1, a2 *[numAttr]float64, p *pipe) {
 }
 
 // colorPlane makes the planes of component k of the three vertices' values
-// and returns the largest of their bits (setupAttrs' inRange).
+// and returns the largest of their bits (setupAttrs' inRange); the planes
+// may be the values (all three read first).
 func colorPlane(x0, x1, x2, s0, s1, s2 *[4]float64, k int) uint64 {
-	b0 := x0[k]
-	s0[k], s1[k], s2[k] = b0, x1[k]-b0, x2[k]-b0
-	return max(math.Float64bits(b0+0), math.Float64bits(x1[k]+0), math.Float64bits(x2[k]+0))
+	b0, b1, b2 := x0[k], x1[k], x2[k]
+	s0[k], s1[k], s2[k] = b0, b1-b0, b2-b0
+	return max(math.Float64bits(b0+0), math.Float64bits(b1+0), math.Float64bits(b2+0))
 }
 
 // stash keeps what setupAttrs reads of the three vertices (depth, w, the
@@ -288,6 +290,11 @@ func (t *tri) planes(p *pipe) {
 	w0, w1, w2 := t.w0, t.iw0, t.diw1
 	t.z0, t.dz1, t.dz2 = z0, z1-z0, z2-z0
 	t.persp = !(w0 == w1 && w1 == w2)
+	if p.colorOnly && !t.persp {
+		lo := p.lo
+		t.setupColor((*[4]float64)(t.a0[lo:lo+4]), (*[4]float64)(t.d1[lo:lo+4]), (*[4]float64)(t.d2[lo:lo+4]), lo)
+		return
+	}
 	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
 		// The vertices' colours, before they become planes.
@@ -327,10 +334,14 @@ func (t *tri) planes(p *pipe) {
 }
 
 // finish completes the set-up of a triangle the geometry left to the tile
-// workers (tri.deferred): its edges and planes.
+// workers (tri.deferred): its edges, and its planes unless the geometry
+// made them (pipe.colorOnly: setupColor costs less than stash and planes
+// together, 152 instructions a triangle against 95 and 200).
 func (t *tri) finish(p *pipe) {
 	t.setupEdgeFns()
-	t.planes(p)
+	if !p.colorOnly {
+		t.planes(p)
+	}
 	t.deferred = false
 }
 

@@ -36,8 +36,9 @@ type lane struct {
 	panic any
 	// work is what the lane did since it was made, for tests that
 	// measure the balance between workers (tileProbe).
-	work laneWork
-	_    [128]byte
+	work  laneWork
+	bands []int32 // rasterBands' table of the worker's bands
+	_     [128]byte
 }
 
 // laneWork is a lane's pixels shaded and, when tileProbe is set, its
@@ -147,29 +148,40 @@ func (d *drawScratch) rasterRounds() {
 	}
 }
 
-// rasterBands is worker i of n's share of batch's rows [ylo, yhi)
-// (multiples of tileRows): its bands, each triangle in order. spans holds
-// the triangles' rows side by side (emit keeps them: drawScratch.rowSpans),
-// so that the triangles of the other workers' bands are passed over
-// without reading them (a worker read every triangle's rows, half of them
-// from lines the other worker had just drawn).
-func rasterBands(batch []tri, spans []int32, p *pipe, i, n, ylo, yhi int) {
-	for j := 0; j < len(spans); j += 2 {
-		lo, hi := max(int(spans[j]), ylo), min(int(spans[j+1]), yhi)
-		if lo >= hi {
+// rasterBands is worker i of n's share of batch's rows [0, yhi): its
+// bands, each triangle in order. spans holds the triangles' rows side by
+// side (emit keeps them: drawScratch.rowSpans), each within [0, yhi)
+// (batchRows), so that the triangles of the other workers' bands are
+// passed over without reading them (a worker read every triangle's rows,
+// half of them from lines the other worker had just drawn).
+//
+// mine is scratch for the worker's bands: mine[k] is the first row of its
+// first band at or after band k (a table made once a batch: the two
+// divisions and the clamps a triangle were most of what finding them
+// cost).
+func rasterBands(batch []tri, spans []int32, p *pipe, i, n, yhi int, mine *[]int32) {
+	nb := (yhi + tileRows - 1) / tileRows
+	if cap(*mine) < nb {
+		*mine = make([]int32, nb)
+	}
+	first := (*mine)[:nb]
+	for k := range first {
+		first[k] = int32(k+((i-k%n)%n+n)%n) * tileRows
+	}
+	step := int32(n * tileRows)
+	spans = spans[:2*len(batch)]
+	for j := range batch {
+		lo, hi := spans[2*j], spans[2*j+1]
+		y := first[uint32(lo)/tileRows]
+		if y >= hi {
 			continue
 		}
-		k := lo / tileRows
-		k += ((i-k%n)%n + n) % n // first band of worker i at or after k
-		if k*tileRows >= hi {
-			continue
-		}
-		t := &batch[j/2]
-		for ; k*tileRows < hi; k += n {
+		t := &batch[j]
+		for ; y < hi; y += step {
 			if t.deferred {
-				t.finishRows(p, k*tileRows, (k+1)*tileRows)
+				t.finishRows(p, int(y), int(y)+tileRows)
 			} else {
-				t.rasterRows(p, k*tileRows, (k+1)*tileRows)
+				t.rasterRows(p, int(y), int(y)+tileRows)
 			}
 		}
 	}
