@@ -31,15 +31,24 @@ type edgeFn struct {
 }
 
 func makeEdge(from, to [2]int64) edgeFn {
-	e := edgeFn{xi: from[0], yi: from[1], dx: to[0] - from[0], dy: to[1] - from[1]}
-	e.a = -e.dy << subBits
-	e.b = e.dx << subBits
+	var e edgeFn
+	e.set(from, to)
+	return e
+}
+
+// set makes e the edge from from to to, in place (set-up writes a
+// triangle's three edges so: returned, each was built and then copied,
+// 14 instructions an edge).
+func (e *edgeFn) set(from, to [2]int64) {
+	dx, dy := to[0]-from[0], to[1]-from[1]
+	e.xi, e.yi, e.dx, e.dy = from[0], from[1], dx, dy
+	e.a, e.b = -dy<<subBits, dx<<subBits
 	// On a clockwise triangle a top edge is horizontal and goes right, a left
 	// edge goes up. A pixel centre exactly on any other edge is outside.
-	if !(e.dy < 0 || (e.dy == 0 && e.dx > 0)) {
+	e.bias = 0
+	if !(dy < 0 || (dy == 0 && dx > 0)) {
 		e.bias = -1
 	}
-	return e
 }
 
 // at is E at the centre of pixel (px, py).
@@ -143,9 +152,9 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe,
 
 	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
 	if !deferred {
-		t.e[0] = makeEdge(t.v[1], t.v[2])
-		t.e[1] = makeEdge(t.v[2], t.v[0])
-		t.e[2] = makeEdge(t.v[0], t.v[1])
+		t.e[0].set(t.v[1], t.v[2])
+		t.e[1].set(t.v[2], t.v[0])
+		t.e[2].set(t.v[0], t.v[1])
 		t.invArea = 1 / float64(area)
 	}
 	return true, swapped
@@ -155,9 +164,9 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe,
 // functions and 1/area.
 func (t *tri) setupEdgeFns() {
 	v := &t.v
-	t.e[0] = makeEdge(v[1], v[2])
-	t.e[1] = makeEdge(v[2], v[0])
-	t.e[2] = makeEdge(v[0], v[1])
+	t.e[0].set(v[1], v[2])
+	t.e[1].set(v[2], v[0])
+	t.e[2].set(v[0], v[1])
 	area := (v[2][1]-v[0][1])*(v[1][0]-v[0][0]) - (v[2][0]-v[0][0])*(v[1][1]-v[0][1]) // > 0: clockwise
 	t.invArea = 1 / float64(area)
 }
