@@ -243,8 +243,7 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 // (pipe.colorOnly: ps_vertexcolor), in straight code: the same planes,
 // inRange, alpha and finite (four values of [0, 1] a vertex make finite
 // planes; the sum of setupAttrs otherwise). x0, x1, x2 are the vertices'
-// four values (attributes lo.. of each), which may be the planes
-// themselves (planes: what stash kept). Tris: 307 -> 193 instructions a
+// four values (attributes lo.. of each). Tris: 307 -> 193 instructions a
 // triangle.
 func (t *tri) setupColor(x0, x1, x2 *[4]float64, lo int) {
 	s0, s1, s2 := (*[4]float64)(t.a0[lo:lo+4]), (*[4]float64)(t.d1[lo:lo+4]), (*[4]float64)(t.d2[lo:lo+4])
@@ -299,11 +298,6 @@ func (t *tri) planes(p *pipe) {
 	w0, w1, w2 := t.w0, t.iw0, t.diw1
 	t.z0, t.dz1, t.dz2 = z0, z1-z0, z2-z0
 	t.persp = !(w0 == w1 && w1 == w2)
-	if p.colorOnly && !t.persp {
-		lo := p.lo
-		t.setupColor((*[4]float64)(t.a0[lo:lo+4]), (*[4]float64)(t.d1[lo:lo+4]), (*[4]float64)(t.d2[lo:lo+4]), lo)
-		return
-	}
 	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
 		// The vertices' colours, before they become planes.
@@ -343,14 +337,10 @@ func (t *tri) planes(p *pipe) {
 }
 
 // finish completes the set-up of a triangle the geometry left to the tile
-// workers (tri.deferred): its edges, and its planes unless the geometry
-// made them (pipe.colorOnly: setupColor costs less than stash and planes
-// together, 152 instructions a triangle against 95 and 200).
+// workers (tri.deferred): its edges and planes.
 func (t *tri) finish(p *pipe) {
 	t.setupEdgeFns()
-	if !p.colorOnly {
-		t.planes(p)
-	}
+	t.planes(p)
 	t.deferred = false
 }
 
