@@ -150,11 +150,15 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe,
 		return false, false
 	}
 
-	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
+	// (Element by element, and the edges from the vertices, not from
+	// t.v: the literal was built and then copied.)
+	t.v[0][0], t.v[0][1] = v0.x, v0.y
+	t.v[1][0], t.v[1][1] = v1.x, v1.y
+	t.v[2][0], t.v[2][1] = v2.x, v2.y
 	if !deferred {
-		t.e[0].set(t.v[1], t.v[2])
-		t.e[1].set(t.v[2], t.v[0])
-		t.e[2].set(t.v[0], t.v[1])
+		t.e[0].set([2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y})
+		t.e[1].set([2]int64{v2.x, v2.y}, [2]int64{v0.x, v0.y})
+		t.e[2].set([2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y})
 		t.invArea = 1 / float64(area)
 	}
 	return true, swapped
