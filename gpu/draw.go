@@ -96,9 +96,9 @@ type drawScratch struct {
 	batch      []tri
 	area       int
 	lanes      []lane
-	rowSpans   []int32 // the batch's triangles' rows y0, y1 side by side, for the bands (with more than one worker)
-	parallel   uint64  // batches rasterized by several goroutines (for tests)
-	rounds     uint64  // rounds of rows rasterParallel ran (for tests: each starts a goroutine a worker)
+	rowSpans   []triRows // the batch's triangles' rows side by side, for the bands (with more than one worker)
+	parallel   uint64    // batches rasterized by several goroutines (for tests)
+	rounds     uint64    // rounds of rows rasterParallel ran (for tests: each starts a goroutine a worker)
 	// mainRaster is the CPU time (ns) this goroutine spent on its own
 	// share of rasterParallel's rounds, when tileProbe is set (tests).
 	mainRaster uint64

@@ -41,8 +41,8 @@ type tilePipeline struct {
 // worker), its rows, and the workers that have not finished it.
 type tileJob struct {
 	batch []tri
-	spans []int32 // its triangles' rows (drawScratch.rowSpans)
-	hi    int     // the rows its triangles span end before hi (batchRows)
+	spans []triRows // its triangles' rows (drawScratch.rowSpans)
+	hi    int       // the rows its triangles span end before hi (batchRows)
 	wg    sync.WaitGroup
 }
 

@@ -86,7 +86,7 @@ func (d *drawScratch) emit() {
 	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
 	if d.workers > 1 {
-		d.rowSpans = append(d.rowSpans, int32(t.y0), int32(t.y1))
+		d.rowSpans = append(d.rowSpans, triRows{int32(t.y0), int32(t.y1)})
 	}
 	if len(d.batch) == batchTris || d.area >= batchArea {
 		d.handOver() // to the tile workers running ahead, or flush
@@ -159,7 +159,7 @@ func (d *drawScratch) rasterRounds() {
 // first band at or after band k (a table made once a batch: the two
 // divisions and the clamps a triangle were most of what finding them
 // cost).
-func rasterBands(batch []tri, spans []int32, p *pipe, i, n, yhi int, mine *[]int32) {
+func rasterBands(batch []tri, spans []triRows, p *pipe, i, n, yhi int, mine *[]int32) {
 	nb := (yhi + tileRows - 1) / tileRows
 	if cap(*mine) < nb {
 		*mine = make([]int32, nb)
@@ -169,9 +169,9 @@ func rasterBands(batch []tri, spans []int32, p *pipe, i, n, yhi int, mine *[]int
 		first[k] = int32(k+((i-k%n)%n+n)%n) * tileRows
 	}
 	step := int32(n * tileRows)
-	spans = spans[:2*len(batch)]
-	for j := range batch {
-		lo, hi := spans[2*j], spans[2*j+1]
+	batch = batch[:len(spans)]
+	for j := range spans {
+		lo, hi := spans[j].y0, spans[j].y1
 		y := first[uint32(lo)/tileRows]
 		if y >= hi {
 			continue
@@ -192,11 +192,11 @@ func rasterBands(batch []tri, spans []int32, p *pipe, i, n, yhi int, mine *[]int
 // side by side (emit keeps them: drawScratch.rowSpans), so that finding
 // the few triangles of a band among thousands reads 8 bytes of each, not
 // its set-up.
-func rasterBand(batch []tri, spans []int32, p *pipe, k int) {
+func rasterBand(batch []tri, spans []triRows, p *pipe, k int) {
 	lo, hi := int32(k*tileRows), int32((k+1)*tileRows)
-	for j := 0; j < len(spans); j += 2 {
-		if spans[j] < hi && spans[j+1] > lo {
-			if t := &batch[j/2]; t.deferred {
+	for j := range spans {
+		if spans[j].y0 < hi && spans[j].y1 > lo {
+			if t := &batch[j]; t.deferred {
 				t.finishRows(p, int(lo), int(hi))
 			} else {
 				t.rasterRows(p, int(lo), int(hi))
@@ -218,6 +218,9 @@ func (t *tri) finishRows(p *pipe, ylo, yhi int) {
 	t.finish(p)
 	t.rasterRows(p, ylo, yhi)
 }
+
+// triRows is a batched triangle's rows, y0 up to y1 (drawScratch.rowSpans).
+type triRows struct{ y0, y1 int32 }
 
 // roundRows is the rows of a batch the tile workers rasterize between two
 // of the draw's checkpoints: the work of a round is the same however the
