@@ -58,14 +58,13 @@ type drawScratch struct {
 	memo           drawMemo
 	checks, setups uint64
 
-	seg [2]cvert // a line's clipped ends (prim.go)
-	tri tri
-	// The planes of the attributes of d.tri (soloPlanes) and of the
-	// batch's triangles (planes, planesUsed of it so far, planesNext
-	// what the slot next gave takes): varyings.go.
-	soloPlanes             [3 * numAttr]float64
-	planes                 []float64
-	planesUsed, planesNext int
+	seg         [2]cvert // a line's clipped ends (prim.go)
+	tri         tri
+	// The planes of the attributes of d.tri (soloPlanes), and how many
+	// attributes the draw's batched triangles need planes for (planesNa:
+	// the slots own theirs, varyings.go).
+	soloPlanes [3 * numAttr]float64
+	planesNa   int
 
 	pipe pipe
 	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
@@ -105,9 +104,9 @@ type drawScratch struct {
 	batch      []tri
 	area       int
 	lanes      []lane
-	rowSpans   []int32 // the batch's triangles' rows y0, y1 side by side, for the bands (with more than one worker)
-	parallel   uint64  // batches rasterized by several goroutines (for tests)
-	rounds     uint64  // rounds of rows rasterParallel ran (for tests: each starts a goroutine a worker)
+	rowSpans   []triRows // the batch's triangles' rows side by side, for the bands (with more than one worker)
+	parallel   uint64    // batches rasterized by several goroutines (for tests)
+	rounds     uint64    // rounds of rows rasterParallel ran (for tests: each starts a goroutine a worker)
 	// mainRaster is the CPU time (ns) this goroutine spent on its own
 	// share of rasterParallel's rounds, when tileProbe is set (tests).
 	mainRaster uint64
@@ -373,7 +372,13 @@ func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.rowSpans, d.area = d.batch[:0], d.rowSpans[:0], 0
 	p := &d.pipe
-	d.deferSetup = d.workers > 1 && p.tileable && !p.bias && p.ms.samples <= 1 && (p.prog == nil || p.prog.flat|p.prog.lin == 0)
+	d.planesNa = max(p.hi, d.prog.nattr) // (tiles.go: next)
+	// (Not for a colour-only pixel program: its planes (setupColor) and
+	// edges cost less here than stash here and finish on a worker, and
+	// leave the workers, not this goroutine, the larger share: tris, by
+	// instructions a frame, 126 M here and 168 M on the workers deferred,
+	// 133 M and 152 M not.)
+	d.deferSetup = d.workers > 1 && p.tileable && !p.bias && p.ms.samples <= 1 && (p.prog == nil || p.prog.flat|p.prog.lin == 0) && !p.colorOnly
 	defer d.drain() // (after a panic: the workers stopped before it goes on)
 	d.prim = -1
 	for inst := uint32(0); inst < instances && !d.prog.failed && !d.stop; inst++ {

@@ -85,6 +85,10 @@ type pipe struct {
 	// alpha: an input register's (through its swizzle) for a pixel
 	// program that copies it (pixelstage.go).
 	ch [4]uint8
+	// colorOnly: the pixel program reads only the four attributes ch
+	// names, in order, and interpolates them linearly
+	// (raster.go: setupColor).
+	colorOnly bool
 	// copySteps is the copy program's instructions a pixel (1, or 2 with
 	// its ret): what the machine would count for each (Stats.Instructions).
 	copySteps uint64

@@ -127,6 +127,8 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		for c, k := range e.copySwz {
 			p.ch[c] = uint8(4*e.copyIn) + k
 		}
+		p.colorOnly = p.prog != nil && ps.flat|ps.lin == 0 && p.hi-p.lo == 4 &&
+			p.ch == [4]uint8{uint8(p.lo), uint8(p.lo + 1), uint8(p.lo + 2), uint8(p.lo + 3)}
 	}
 	p.tileable = p.tileable && ex.tileablePixelProgram()
 	if ps.ps.uav {

@@ -31,15 +31,24 @@ type edgeFn struct {
 }
 
 func makeEdge(from, to [2]int64) edgeFn {
-	e := edgeFn{xi: from[0], yi: from[1], dx: to[0] - from[0], dy: to[1] - from[1]}
-	e.a = -e.dy << subBits
-	e.b = e.dx << subBits
+	var e edgeFn
+	e.set(from, to)
+	return e
+}
+
+// set makes e the edge from from to to, in place (set-up writes a
+// triangle's three edges so: returned, each was built and then copied,
+// 14 instructions an edge).
+func (e *edgeFn) set(from, to [2]int64) {
+	dx, dy := to[0]-from[0], to[1]-from[1]
+	e.xi, e.yi, e.dx, e.dy = from[0], from[1], dx, dy
+	e.a, e.b = -dy<<subBits, dx<<subBits
 	// On a clockwise triangle a top edge is horizontal and goes right, a left
 	// edge goes up. A pixel centre exactly on any other edge is outside.
-	if !(e.dy < 0 || (e.dy == 0 && e.dx > 0)) {
+	e.bias = 0
+	if !(dy < 0 || (dy == 0 && dx > 0)) {
 		e.bias = -1
 	}
-	return e
 }
 
 // at is E at the centre of pixel (px, py).
@@ -141,11 +150,15 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe,
 		return false, false
 	}
 
-	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
+	// (Element by element, and the edges from the vertices, not from
+	// t.v: the literal was built and then copied.)
+	t.v[0][0], t.v[0][1] = v0.x, v0.y
+	t.v[1][0], t.v[1][1] = v1.x, v1.y
+	t.v[2][0], t.v[2][1] = v2.x, v2.y
 	if !deferred {
-		t.e[0] = makeEdge(t.v[1], t.v[2])
-		t.e[1] = makeEdge(t.v[2], t.v[0])
-		t.e[2] = makeEdge(t.v[0], t.v[1])
+		t.e[0].set([2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y})
+		t.e[1].set([2]int64{v2.x, v2.y}, [2]int64{v0.x, v0.y})
+		t.e[2].set([2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y})
 		t.invArea = 1 / float64(area)
 	}
 	return true, swapped
@@ -155,9 +168,9 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe,
 // functions and 1/area.
 func (t *tri) setupEdgeFns() {
 	v := &t.v
-	t.e[0] = makeEdge(v[1], v[2])
-	t.e[1] = makeEdge(v[2], v[0])
-	t.e[2] = makeEdge(v[0], v[1])
+	t.e[0].set(v[1], v[2])
+	t.e[1].set(v[2], v[0])
+	t.e[2].set(v[0], v[1])
 	area := (v[2][1]-v[0][1])*(v[1][0]-v[0][0]) - (v[2][0]-v[0][0])*(v[1][1]-v[0][1]) // > 0: clockwise
 	t.invArea = 1 / float64(area)
 }
@@ -170,6 +183,11 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 	t.z0, t.dz1, t.dz2 = v0.z, v1.z-v0.z, v2.z-v0.z
 	t.persp = !(v0.w == v1.w && v1.w == v2.w)
 	t.w0 = v0.w
+	if p.colorOnly && !t.persp {
+		lo := p.lo
+		t.setupColor((*[4]float64)(a0[lo:lo+4]), (*[4]float64)(a1[lo:lo+4]), (*[4]float64)(a2[lo:lo+4]), lo)
+		return
+	}
 	lo, hi := p.lo, p.hi
 	s0, s1, s2 := t.a0[lo:hi], t.d1[lo:hi], t.d2[lo:hi]
 	s1, s2 = s1[:len(s0)], s2[:len(s0)]
@@ -222,6 +240,42 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pip
 			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}
 	}
+}
+
+// setupColor is setupAttrs without perspective for a pixel program that
+// reads one register and writes it as its colour, red to alpha
+// (pipe.colorOnly: ps_vertexcolor), in straight code: the same planes,
+// inRange, alpha and finite (four values of [0, 1] a vertex make finite
+// planes; the sum of setupAttrs otherwise). x0, x1, x2 are the vertices'
+// four values (attributes lo.. of each). Tris: 307 -> 193 instructions a
+// triangle.
+func (t *tri) setupColor(x0, x1, x2 *[4]float64, lo int) {
+	s0, s1, s2 := (*[4]float64)(t.a0[lo:lo+4]), (*[4]float64)(t.d1[lo:lo+4]), (*[4]float64)(t.d2[lo:lo+4])
+	m := max(colorPlane(x0, x1, x2, s0, s1, s2, 0), colorPlane(x0, x1, x2, s0, s1, s2, 1),
+		colorPlane(x0, x1, x2, s0, s1, s2, 2), colorPlane(x0, x1, x2, s0, s1, s2, 3))
+	t.inRange = m <= math.Float64bits(1)
+	if t.inRange {
+		t.finite = true
+	} else {
+		z := 0.0
+		for k := range s0 {
+			z += (s0[k] - s0[k]) + (s1[k] - s1[k]) + (s2[k] - s2[k])
+		}
+		t.finite = z == 0
+	}
+	t.alpha = 0x100
+	if s1[3] == 0 && s2[3] == 0 {
+		t.alpha = uint32(unorm8(float32(s0[3])))
+	}
+}
+
+// colorPlane makes the planes of component k of the three vertices' values
+// and returns the largest of their bits (setupAttrs' inRange); the planes
+// may be the values (all three read first).
+func colorPlane(x0, x1, x2, s0, s1, s2 *[4]float64, k int) uint64 {
+	b0, b1, b2 := x0[k], x1[k], x2[k]
+	s0[k], s1[k], s2[k] = b0, b1-b0, b2-b0
+	return max(math.Float64bits(b0+0), math.Float64bits(b1+0), math.Float64bits(b2+0))
 }
 
 // stash keeps what setupAttrs reads of the three vertices (depth, w, the

@@ -442,3 +442,50 @@ func TestSetupInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupColorSameAsAttrs: setupColor (pipe.colorOnly: a pixel program
+// that writes the four attributes it reads as its colour) sets up what
+// setupAttrs' general loops do — the planes' bits, inRange, finite and
+// alpha — for values in and out of [0, 1], -0, infinities, NaN, and finite
+// values whose differences overflow (finite planes no longer follow from
+// finite values), in any vertex and channel.
+func TestSetupColorSameAsAttrs(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, 0.5, 0.75, math.Nextafter(1, 2), -math.SmallestNonzeroFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), 2, math.MaxFloat64, -math.MaxFloat64, 1e300}
+	general := &pipe{kind: spanColor, lo: 4, hi: 8, ch: [4]uint8{4, 5, 6, 7}, prog: &progState{}}
+	color := *general
+	color.colorOnly = true
+	mk := func() *tri {
+		planes := make([]float64, 3*8)
+		return &tri{a0: planes[:8], d1: planes[8:16], d2: planes[16:]}
+	}
+	want, got := mk(), mk()
+	sv := [3]svert{{w: 1}, {w: 1}, {w: 1}}
+	var a [3][numAttr]float64
+	s := uint32(1)
+	for i := range 20000 {
+		for v := range 3 {
+			for c := 4; c < 8; c++ {
+				s = s*1664525 + 1013904223
+				if s>>28 < 12 {
+					a[v][c] = 0.25 * float64(s>>8%5)
+				} else {
+					a[v][c] = vals[int(s>>8)%len(vals)]
+				}
+			}
+		}
+		want.setupAttrs(&sv[0], &sv[1], &sv[2], &a[0], &a[1], &a[2], general)
+		got.setupAttrs(&sv[0], &sv[1], &sv[2], &a[0], &a[1], &a[2], &color)
+		same := got.inRange == want.inRange && got.finite == want.finite && got.alpha == want.alpha
+		for c := 4; c < 8; c++ {
+			for _, pl := range [][2][]float64{{got.a0, want.a0}, {got.d1, want.d1}, {got.d2, want.d2}} {
+				same = same && math.Float64bits(pl[0][c]) == math.Float64bits(pl[1][c])
+			}
+		}
+		if !same {
+			t.Fatalf("step %d, vertices %v: setupColor gave inRange %v finite %v alpha %#x planes %v %v %v; setupAttrs %v %v %#x, %v %v %v",
+				i, a, got.inRange, got.finite, got.alpha, got.a0[4:], got.d1[4:], got.d2[4:],
+				want.inRange, want.finite, want.alpha, want.a0[4:], want.d1[4:], want.d2[4:])
+		}
+	}
+}

@@ -24,8 +24,9 @@ const rowRunsWidth = 4 * blk
 // spanColorCols' column terms and spanRowB1's row terms, which one run a
 // row does not.
 func (t *tri) rowRuns(p *pipe) bool {
-	return p.kind == spanColor && t.inRange && p.words != nil && p.watch == nil &&
-		p.ms.samples <= 1 && t.x1-t.x0 >= rowRunsWidth &&
+	// (The width first: most triangles of a scene of many are narrower.)
+	return t.x1-t.x0 >= rowRunsWidth && p.kind == spanColor && t.inRange && p.words != nil && p.watch == nil &&
+		p.ms.samples <= 1 &&
 		t.e[0].dx != 0 && t.e[0].dy != 0 && t.e[1].dx != 0 && t.e[1].dy != 0 && t.e[2].dx != 0 && t.e[2].dy != 0
 }
 

@@ -40,11 +40,10 @@ type tilePipeline struct {
 // tileJob is a batch in flight: its triangles (read only, by every
 // worker), its rows, and the workers that have not finished it.
 type tileJob struct {
-	batch  []tri
-	planes []float64 // its triangles' attribute planes (varyings.go)
-	spans  []int32   // its triangles' rows (drawScratch.rowSpans)
-	lo, hi int
-	wg     sync.WaitGroup
+	batch []tri
+	spans []triRows // its triangles' rows (drawScratch.rowSpans)
+	hi    int       // the rows its triangles span end before hi (batchRows)
+	wg    sync.WaitGroup
 }
 
 // handOver gives the full batch to the tile workers running ahead when the
@@ -71,10 +70,9 @@ func (d *drawScratch) submit() bool {
 	} else {
 		j = &tileJob{batch: make([]tri, 0, batchTris)}
 	}
-	j.lo, j.hi = d.batchRows()
+	_, j.hi = d.batchRows()
 	j.batch, d.batch = d.batch, j.batch[:0]
 	j.spans, d.rowSpans = d.rowSpans, j.spans[:0]
-	j.planes, d.planes, d.planesUsed = d.planes, j.planes, 0 // (varyings.go)
 	tp.area += uint64(d.area)
 	d.area = 0
 	d.parallel++
@@ -145,7 +143,7 @@ func tileWorker(l *lane, i, n int, jobs <-chan *tileJob, exited *sync.WaitGroup)
 			}
 			func() {
 				defer func() { l.panic = recover() }()
-				rasterBands(j.batch, j.spans, &l.p, i, n, j.lo, j.hi)
+				rasterBands(j.batch, j.spans, &l.p, i, n, j.hi, &l.bands)
 			}()
 			if tileProbe != nil {
 				l.work.cpu += tileProbe() - t0

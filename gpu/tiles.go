@@ -36,8 +36,9 @@ type lane struct {
 	panic any
 	// work is what the lane did since it was made, for tests that
 	// measure the balance between workers (tileProbe).
-	work laneWork
-	_    [128]byte
+	work  laneWork
+	bands []int32 // rasterBands' table of the worker's bands
+	_     [128]byte
 }
 
 // laneWork is a lane's pixels shaded and, when tileProbe is set, its
@@ -65,7 +66,9 @@ func (d *drawScratch) next() *tri {
 		d.batch = append(d.batch, tri{})[:n]
 	}
 	t := &d.batch[:n+1][n]
-	d.attachPlanes(t) // (varyings.go)
+	if cap(t.a0) < d.planesNa {
+		d.attachPlanes(n) // (varyings.go)
+	}
 	t.deferred = false
 	return t
 }
@@ -81,11 +84,10 @@ func (d *drawScratch) emit() {
 		return
 	}
 	d.batch = d.batch[:len(d.batch)+1]
-	d.planesUsed += d.planesNext
 	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
 	if d.workers > 1 {
-		d.rowSpans = append(d.rowSpans, int32(t.y0), int32(t.y1))
+		d.rowSpans = append(d.rowSpans, triRows{int32(t.y0), int32(t.y1)})
 	}
 	if len(d.batch) == batchTris || d.area >= batchArea {
 		d.handOver() // to the tile workers running ahead, or flush
@@ -106,7 +108,6 @@ func (d *drawScratch) flush() {
 		d.rasterRounds()
 	}
 	d.batch, d.rowSpans = d.batch[:0], d.rowSpans[:0]
-	d.planesUsed = 0
 	d.area = 0
 }
 
@@ -120,6 +121,20 @@ func (d *drawScratch) rasterRounds() {
 	p.check = nil
 	defer func() { p.check = check }()
 	lo, hi := d.batchRows()
+	if d.ahead != nil && d.ahead(uint64(d.area), false) {
+		// No checkpoint between two rounds could stop the draw
+		// (runAhead's bound, as rasterParallel's): one round, each
+		// triangle visited once (tris: two rounds called rasterRows
+		// twice a triangle, 62 instructions of it).
+		for j := range d.batch {
+			if t := &d.batch[j]; t.deferred {
+				t.finishRows(p, lo, hi)
+			} else {
+				t.rasterRows(p, t.y0, t.y1)
+			}
+		}
+		return
+	}
 	for ylo := lo; ylo < hi && !p.stop; ylo += roundRows {
 		if ylo > lo && check != nil && !check() {
 			break
@@ -134,29 +149,40 @@ func (d *drawScratch) rasterRounds() {
 	}
 }
 
-// rasterBands is worker i of n's share of batch's rows [ylo, yhi)
-// (multiples of tileRows): its bands, each triangle in order. spans holds
-// the triangles' rows side by side (emit keeps them: drawScratch.rowSpans),
-// so that the triangles of the other workers' bands are passed over
-// without reading them (a worker read every triangle's rows, half of them
-// from lines the other worker had just drawn).
-func rasterBands(batch []tri, spans []int32, p *pipe, i, n, ylo, yhi int) {
-	for j := 0; j < len(spans); j += 2 {
-		lo, hi := max(int(spans[j]), ylo), min(int(spans[j+1]), yhi)
-		if lo >= hi {
+// rasterBands is worker i of n's share of batch's rows [0, yhi): its
+// bands, each triangle in order. spans holds the triangles' rows side by
+// side (emit keeps them: drawScratch.rowSpans), each within [0, yhi)
+// (batchRows), so that the triangles of the other workers' bands are
+// passed over without reading them (a worker read every triangle's rows,
+// half of them from lines the other worker had just drawn).
+//
+// mine is scratch for the worker's bands: mine[k] is the first row of its
+// first band at or after band k (a table made once a batch: the two
+// divisions and the clamps a triangle were most of what finding them
+// cost).
+func rasterBands(batch []tri, spans []triRows, p *pipe, i, n, yhi int, mine *[]int32) {
+	nb := (yhi + tileRows - 1) / tileRows
+	if cap(*mine) < nb {
+		*mine = make([]int32, nb)
+	}
+	first := (*mine)[:nb]
+	for k := range first {
+		first[k] = int32(k+((i-k%n)%n+n)%n) * tileRows
+	}
+	step := int32(n * tileRows)
+	batch = batch[:len(spans)]
+	for j := range spans {
+		lo, hi := spans[j].y0, spans[j].y1
+		y := first[uint32(lo)/tileRows]
+		if y >= hi {
 			continue
 		}
-		k := lo / tileRows
-		k += ((i-k%n)%n + n) % n // first band of worker i at or after k
-		if k*tileRows >= hi {
-			continue
-		}
-		t := &batch[j/2]
-		for ; k*tileRows < hi; k += n {
+		t := &batch[j]
+		for ; y < hi; y += step {
 			if t.deferred {
-				t.finishRows(p, k*tileRows, (k+1)*tileRows)
+				t.finishRows(p, int(y), int(y)+tileRows)
 			} else {
-				t.rasterRows(p, k*tileRows, (k+1)*tileRows)
+				t.rasterRows(p, int(y), int(y)+tileRows)
 			}
 		}
 	}
@@ -167,11 +193,11 @@ func rasterBands(batch []tri, spans []int32, p *pipe, i, n, ylo, yhi int) {
 // side by side (emit keeps them: drawScratch.rowSpans), so that finding
 // the few triangles of a band among thousands reads 8 bytes of each, not
 // its set-up.
-func rasterBand(batch []tri, spans []int32, p *pipe, k int) {
+func rasterBand(batch []tri, spans []triRows, p *pipe, k int) {
 	lo, hi := int32(k*tileRows), int32((k+1)*tileRows)
-	for j := 0; j < len(spans); j += 2 {
-		if spans[j] < hi && spans[j+1] > lo {
-			if t := &batch[j/2]; t.deferred {
+	for j := range spans {
+		if spans[j].y0 < hi && spans[j].y1 > lo {
+			if t := &batch[j]; t.deferred {
 				t.finishRows(p, int(lo), int(hi))
 			} else {
 				t.rasterRows(p, int(lo), int(hi))
@@ -193,6 +219,9 @@ func (t *tri) finishRows(p *pipe, ylo, yhi int) {
 	t.finish(p)
 	t.rasterRows(p, ylo, yhi)
 }
+
+// triRows is a batched triangle's rows, y0 up to y1 (drawScratch.rowSpans).
+type triRows struct{ y0, y1 int32 }
 
 // roundRows is the rows of a batch the tile workers rasterize between two
 // of the draw's checkpoints: the work of a round is the same however the

@@ -237,3 +237,35 @@ func TestTilesSamePixelsRects(t *testing.T) {
 		t.Error("the rectangles' colours differ between spanColorCols and spanColor")
 	}
 }
+
+// TestRoundsOneGoroutine: on one goroutine a batch that no budget can stop
+// is rasterized in one round (each triangle visited once), and one that a
+// budget can stop goes round by round of roundRows rows with the draw's
+// checkpoint between two: a pixel budget below the first round's pixels
+// stops the draw after it, rows below it drawn and none past it.
+func TestRoundsOneGoroutine(t *testing.T) {
+	sc := FillScene() // two triangles over 640x480
+	sc.Draws = 1
+	for _, c := range []struct {
+		desc   string
+		limit  uint64
+		pixels uint64
+	}{
+		{"no budget", 0, 640 * 480},
+		{"a budget the first round passes", 10000, 640 * roundRows},
+	} {
+		r := NewBenchRig(sc, 1)
+		r.g.SetLimits(Limits{MaxPixels: c.limit})
+		r.Frame()
+		if px := r.Stats().Pixels; px != c.pixels {
+			t.Errorf("%s: %d pixels, want %d", c.desc, px, c.pixels)
+		}
+		img, pitch := r.Target(), 4*640
+		for _, y := range []int{0, roundRows - 1, roundRows, 479} {
+			drawn := !bytes.Equal(img[y*pitch:y*pitch+4], []byte{0, 0, 0, 0})
+			if want := c.limit == 0 || y < roundRows; drawn != want {
+				t.Errorf("%s: row %d drawn %v, want %v", c.desc, y, drawn, want)
+			}
+		}
+	}
+}

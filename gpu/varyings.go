@@ -1,10 +1,6 @@
 package gpu
 
-import (
-	"unsafe"
-
-	"d3dsim/gpu/isa"
-)
+import "d3dsim/gpu/isa"
 
 // The varyings a draw carries. A vertex (cvert, svert) has room for
 // isa.MaxVaryings registers of attributes, the 32 of Direct3D 11
@@ -64,31 +60,30 @@ func attrReg(cv *cvert, r, pos, n int) [4]float64 {
 // A set-up triangle's attribute planes (tri.a0, d1, d2) are out of line,
 // as long as the draw's attributes: a batch of 4,096 triangles of two
 // registers holds 0.8 MB of planes, where planes for 32 registers inside
-// each triangle would make it 14 MB, for every draw. The batch's come from
-// one slab (planes), handed to the tile workers with the batch; a slab
-// that fills is replaced, the triangles before keeping theirs.
+// each triangle would make it 14 MB, for every draw. Each slot of a batch's
+// buffer owns its planes (no other slot's, of this buffer or another,
+// share them), so they go wherever the slot goes (handed to the tile
+// workers with the buffer, copied when it grows) and a slot whose planes
+// are long enough for the draw's attributes (drawScratch.planesNa) keeps
+// them from draw to draw: next tests one capacity a triangle (it took a
+// piece of a slab per batch and tested that the slot had it: 43
+// instructions a triangle of tris).
 
-// attachPlanes gives t, the batch's next slot, its planes at the slab's
-// free end (emit takes them, planesNext).
-func (d *drawScratch) attachPlanes(t *tri) {
-	na := max(d.pipe.hi, d.prog.nattr)
-	need := 3 * na
-	if d.planesUsed+need > len(d.planes) {
-		d.planes = make([]float64, max(2*len(d.planes), 64*need))
-		d.planesUsed = 0
+// attachPlanes gives slot n of the batch's buffer, and the slots after it
+// up to its capacity whose planes are too short (at most 256: one
+// allocation for them), planes of planesNa attributes of their own.
+func (d *drawScratch) attachPlanes(n int) {
+	na := d.planesNa
+	b := d.batch[n:cap(d.batch)]
+	k := 1
+	for k < len(b) && k < 256 && cap(b[k].a0) < na {
+		k++
 	}
-	c := d.planes[d.planesUsed : d.planesUsed+need : d.planesUsed+need]
-	d.planesNext = need
-	// A triangle that setup culled or found empty leaves its slot to the
-	// next one with these very planes: writing the three slices again
-	// would cost three write barriers while the collector marks (under
-	// WebAssembly, where marking lasts, 2.5% of the draws scene). A
-	// slot's planes are only ever set below, all three from one slab
-	// piece of 3*na: its start and na say what all three are.
-	if unsafe.SliceData(t.a0) == unsafe.SliceData(c) && cap(t.a0) == na {
-		return
+	c := make([]float64, 3*na*k)
+	for i := range k {
+		s := c[3*na*i : 3*na*(i+1) : 3*na*(i+1)]
+		b[i].a0, b[i].d1, b[i].d2 = s[:na:na], s[na:2*na:2*na], s[2*na:]
 	}
-	t.a0, t.d1, t.d2 = c[:na:na], c[na:2*na:2*na], c[2*na:]
 }
 
 // soloTri is d.tri, the triangle a draw that is not batched sets up, with
