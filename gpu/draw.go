@@ -58,8 +58,8 @@ type drawScratch struct {
 	memo           drawMemo
 	checks, setups uint64
 
-	seg         [2]cvert // a line's clipped ends (prim.go)
-	tri         tri
+	seg [2]cvert // a line's clipped ends (prim.go)
+	tri tri
 	// The planes of the attributes of d.tri (soloPlanes), and how many
 	// attributes the draw's batched triangles need planes for (planesNa:
 	// the slots own theirs, varyings.go).
