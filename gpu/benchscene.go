@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"math"
@@ -316,3 +317,9 @@ func (r *BenchRig) Target() []byte {
 	b, _ := r.g.mem.Bytes(r.rt, n)
 	return append([]byte(nil), b...)
 }
+
+// VectorRows says whether this build draws the Gouraud rows and runs the
+// shader machine's kernels with vector instructions: a GOEXPERIMENT=simd
+// build on amd64 whose processor has AVX2. d3dsim bench prints it, since
+// its figures depend on it (docs/performance.md).
+func VectorRows() bool { return spanVec && shader.VectorKernels() }

@@ -133,6 +133,10 @@ type benchResult struct {
 	GOOS   string `json:"goos"`
 	GOARCH string `json:"goarch"`
 	CPUs   int    `json:"cpus"`
+	// Vector: the build draws rows and runs shader kernels with vector
+	// instructions (GOEXPERIMENT=simd on amd64 with AVX2; machine.VectorRows).
+	// Every pixel figure depends on it.
+	Vector bool `json:"vector_rows"`
 
 	// The rasterizer scenes at the GPU level (machine.BenchRig: the scene's
 	// DMA buffer submitted, the simulation run until its fence), on one
@@ -403,7 +407,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
 		return 1
 	}
-	res := benchResult{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), Draws: n}
+	res := benchResult{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), Vector: machine.VectorRows(), Draws: n}
 	size := benchSizes
 	if _, ok := a.flags["quick"]; ok {
 		size = benchQuick
@@ -578,7 +582,11 @@ func printBench(w io.Writer, res *benchResult, want map[string]bool) {
 		}
 		return f(v, prec), fmt.Sprintf("%d workers: x%.2f", res.Workers, v/one)
 	}
-	fmt.Fprintf(w, "d3dsim bench (%s/%s, %d CPUs; wall-clock rates)\n", res.GOOS, res.GOARCH, res.CPUs)
+	build := "the default build: scalar rows and kernels"
+	if res.Vector {
+		build = "GOEXPERIMENT=simd: vector rows and kernels"
+	}
+	fmt.Fprintf(w, "d3dsim bench (%s/%s, %d CPUs, %s; wall-clock rates)\n", res.GOOS, res.GOARCH, res.CPUs, build)
 	row("fill", "fill, Mpixels/s (GPU, 1 goroutine)", f(res.FillMpixPerSec, 1), perCPU(res.FillMpixCPU, res.FillMpixBest, 1))
 	v, note := par(res.FillMpixParallel, res.FillMpixPerSec, 1)
 	row("fill", "fill, Mpixels/s (GPU, tile-parallel)", v, note)

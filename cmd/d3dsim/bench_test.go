@@ -152,12 +152,12 @@ func TestSceneOfKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	// With no scene wanted only the keys of every run are left.
-	for _, k := range []string{"goos", "goarch", "cpus", "peak_rss_all_mib", "llvmpipe_renderer", "llvmpipe_note"} {
+	for _, k := range []string{"goos", "goarch", "cpus", "vector_rows", "peak_rss_all_mib", "llvmpipe_renderer", "llvmpipe_note"} {
 		if !strings.Contains(string(b), `"`+k+`":`) {
 			t.Errorf("no %q in %s", k, b)
 		}
 	}
-	if n := strings.Count(string(b), `":`); n != 6 {
+	if n := strings.Count(string(b), `":`); n != 7 {
 		t.Errorf("%d keys left with no scene wanted: %s", n, b)
 	}
 	for k, want := range map[string]string{"fill_mpix_s": "fill", "fill_isa_mpix_cpu_s": "fill", "fill_rotated_pixels_per_frame": "fill_rotated",

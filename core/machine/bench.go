@@ -43,3 +43,7 @@ const (
 	PhongPS = gpu.PhongPS
 	LoopPS  = gpu.LoopPS
 )
+
+// VectorRows says whether this build's rows and shader kernels use vector
+// instructions (gpu.VectorRows).
+func VectorRows() bool { return gpu.VectorRows() }

@@ -514,3 +514,7 @@ func kURem(r, a, b, _ *[Lanes]uint32) {
 		}
 	}
 }
+
+// VectorKernels says whether the machine's kernels run several lanes per
+// instruction here (GOEXPERIMENT=simd on amd64 with AVX2: vecOK).
+func VectorKernels() bool { return vecOK }
