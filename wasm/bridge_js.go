@@ -530,6 +530,10 @@ func installBridge(a *app) *bridge {
 // thrown as an Error) instead of ending the Go program and with it the page.
 func (b *bridge) fn(name string, f func(args []js.Value) any) {
 	b.obj.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
+		// No slice suspends until this returns (suspender.callbacks): the
+		// lock this call may wait for is then never held by one.
+		b.a.y.enterCallback()
+		defer b.a.y.leaveCallback()
 		defer func() {
 			if p := recover(); p != nil {
 				msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
@@ -661,6 +665,8 @@ func (b *bridge) resumeLater(resume func()) {
 	var cb js.Func
 	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
 		cb.Release()
+		b.a.y.enterCallback()
+		defer b.a.y.leaveCallback()
 		resume()
 		return nil
 	})
@@ -686,6 +692,14 @@ func (b *bridge) runQuery(p *pendingQuery) js.Value {
 					resolve.Invoke(map[string]any{"error": msg})
 				}
 			}()
+			if b.a.y.busy.Load() {
+				// A slice of the run is suspended inside a draw with the
+				// app's lock (yield.go), which p.slice takes: waiting for
+				// it here would keep the slice's wake-up from ever running.
+				// Ask again after the page's turn.
+				b.resumeLater(turn)
+				return
+			}
 			if ans, done := p.slice(overAfter(sliceMillis * time.Millisecond)); done {
 				resolve.Invoke(js.Global().Get("JSON").Call("parse", string(ans)))
 				return
@@ -717,6 +731,8 @@ func (b *bridge) initLater() {
 		f := b.queue[0]
 		b.queue = b.queue[1:]
 		b.mu.Unlock()
+		b.a.y.enterCallback()
+		defer b.a.y.leaveCallback()
 		f()
 		return nil
 	}))
@@ -732,6 +748,8 @@ func (b *bridge) later(f func()) {
 		var cb js.Func
 		cb = js.FuncOf(func(this js.Value, args []js.Value) any {
 			cb.Release()
+			b.a.y.enterCallback()
+			defer b.a.y.leaveCallback()
 			f()
 			return nil
 		})

@@ -43,7 +43,23 @@ type suspender struct {
 	resumed chan struct{}
 	// turns counts the suspensions (for tests).
 	turns atomic.Uint64
+	// callbacks counts the JS callbacks into the module that have not
+	// returned (the bridge's calls, its later tasks: bridge_js.go). While
+	// one is on the event loop's stack no task can run before it returns,
+	// so a slice must not suspend then: a slice that another goroutine ran
+	// while the callback waited (the pump's timer fires whenever the
+	// scheduler looks, a collection's assist lets it in) suspended with
+	// a.mu held, and the callback then took the lock — each waiting for the
+	// other, the page's main thread spun in Go's scheduler for good (caught
+	// at a first open of #demo=hello-triangle: the editor's check, then
+	// notifyPending). The slice goes on instead, to its own bound.
+	callbacks atomic.Int32
 }
+
+// enterCallback and leaveCallback bracket a JS callback into the module
+// (suspender.callbacks).
+func (y *suspender) enterCallback() { y.callbacks.Add(1) }
+func (y *suspender) leaveCallback() { y.callbacks.Add(-1) }
 
 // gpuYield is the GPU's hook (scenario.Run.SetGPUYield): it reports
 // whether the draw goes on. It runs on the slice's goroutine with a.mu
@@ -53,7 +69,7 @@ func (a *app) gpuYield() bool {
 	if y.abort.Load() {
 		return false
 	}
-	if !y.may || y.wake == nil || y.over == nil || !y.over() {
+	if !y.may || y.wake == nil || y.over == nil || y.callbacks.Load() > 0 || !y.over() {
 		return true
 	}
 	if y.resumed == nil {

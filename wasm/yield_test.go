@@ -104,3 +104,47 @@ func TestAbortSuspendedDraw(t *testing.T) {
 		t.Fatal("no draw")
 	}
 }
+
+// TestNoSuspensionInsideCallback: while a JS callback into the module has
+// not returned, a slice run meanwhile (the pump's, on a goroutine of its
+// own) never suspends, so the callback can take the app's lock once the
+// slice ends. In the page a slice that suspended then held the lock until
+// a task resumed it, a task that could only run after the callback
+// returned, and the callback waited for the lock: the main thread spun in
+// Go's scheduler for good. Once the callback has returned, slices suspend
+// again.
+func TestNoSuspensionInsideCallback(t *testing.T) {
+	for _, inside := range []bool{true, false} {
+		a := &app{}
+		a.clock = func() func() bool { return func() bool { return true } } // always over
+		// In the page a resume asked for while the callback is on the
+		// event loop's stack could run only after it returns; here it runs
+		// at once, so that the test fails rather than hangs.
+		a.y.wake = func(resume func()) {
+			if a.y.callbacks.Load() > 0 {
+				t.Errorf("inside=%v: a slice suspended while a callback had not returned", inside)
+			}
+			go resume()
+		}
+		if err := a.load([]byte(heavyDraw)); err != nil {
+			t.Fatal(err)
+		}
+		if inside {
+			a.y.enterCallback()
+		}
+		got := runTurns(t, a)
+		// The callback takes the lock (notifyPending does): the slices
+		// left it free.
+		_ = a.takePending()
+		if inside {
+			a.y.leaveCallback()
+		}
+		n := a.y.turns.Load()
+		if inside && (n != 0 || got == "") {
+			t.Errorf("inside a callback: %d suspensions, frame %q", n, got)
+		}
+		if !inside && n < 10 {
+			t.Errorf("no callback: %d suspensions, want them back", n)
+		}
+	}
+}
