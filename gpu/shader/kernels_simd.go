@@ -4,7 +4,6 @@ package shader
 
 import (
 	"math"
-	"math/bits"
 	"simd/archsimd"
 
 	. "d3dsim/gpu/shaderisa"
@@ -81,10 +80,10 @@ func init() {
 			kernels[op] = k
 		}
 	}
-	// vMin, vMax and dotVec store canonical NaNs themselves: the
-	// machine leaves out its pass (canonical still says the op's results
-	// are canonical).
-	for _, op := range []Op{OpMin, OpMax, OpDp2, OpDp3, OpDp4} {
+	// vMin, vMax, vExp2, vLog2 and dotVec store canonical NaNs
+	// themselves: the machine leaves out its pass (canonical still says
+	// the op's results are canonical).
+	for _, op := range []Op{OpMin, OpMax, OpExp2, OpLog2, OpDp2, OpDp3, OpDp4} {
 		selfCanon[op] = true
 	}
 }
@@ -410,44 +409,51 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 }
 
 // vExp2 and vLog2: exp2f and log2f sixteen lanes a pass (bySeries).
-func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x16, exp2f) }
+func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x16, exp2Out) }
 
-func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x16, log2f) }
+func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x16, log2Out) }
 
-// bySeries computes r = one(a) sixteen lanes a pass by the series of
+// bySeries computes r = f(a) sixteen lanes a pass: by the series of
 // sixteen lanes (four chains of four lanes side by side: each link of a
 // chain waits on the one before, about six cycles, in which the processor
-// can start the links of the other three), for the lanes in [lo, hi); the
-// lanes outside it (zeros, infinities, NaNs) are then redone by one, the
-// scalar function, canonical NaNs.
-func bySeries(r, a *[Lanes]uint32, lo, hi float32, sixteen func(f8, f8) (f8, f8), one func(float32) float32) {
+// can start the links of the other three) for the lanes in [lo, hi), and
+// by out, what the scalar function returns before its series, for the
+// others (zeros, infinities, NaNs, exp2's underflow and overflow).
+func bySeries(r, a *[Lanes]uint32, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
 	vlo, vhi := archsimd.BroadcastFloat32x8(lo), archsimd.BroadcastFloat32x8(hi)
 	v1 := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
 		x0, x1 := ldf(a, i), ldf(a, i+8)
 		in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
-		in := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
-		if in == 0xFFFF {
+		if in0.And(in1).ToBits() == 0xFF {
 			r0, r1 := sixteen(x0, x1)
 			stf(r, i, r0)
 			stf(r, i+8, r1)
 			continue
 		}
 		// The series is given 1 for the lanes outside (its result is
-		// replaced); r may be a, so the inputs are kept first.
-		var xs [16]float32
-		x0.Store((*[8]float32)(xs[:8]))
-		x1.Store((*[8]float32)(xs[8:]))
+		// replaced).
 		r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
-		stf(r, i, r0)
-		stf(r, i+8, r1)
-		vecDone()
-		rf := f32(r)
-		for m := ^in; m != 0; m &= m - 1 {
-			k := bits.TrailingZeros16(m)
-			rf[i+k] = cn(one(xs[k]))
-		}
+		stf(r, i, r0.Merge(out(x0), in0))
+		stf(r, i+8, r1.Merge(out(x1), in1))
 	}
+}
+
+// exp2Out is exp2f of lanes outside [exp2Lo, exp2Hi): a canonical NaN for
+// NaNs, +Inf from 128 up, 0 below -151.
+func exp2Out(x f8) f8 {
+	inf, zero := archsimd.BroadcastFloat32x8(float32(math.Inf(1))), archsimd.BroadcastFloat32x8(0)
+	r := inf.Merge(zero, x.GreaterEqual(archsimd.BroadcastFloat32x8(exp2Hi)))
+	return archsimd.BroadcastFloat32x8(nanF).Merge(r, x.IsNaN())
+}
+
+// log2Out is log2f of lanes outside [log2Lo, log2Hi): -Inf for zeros of
+// both signs, +Inf for +Inf, a canonical NaN for the rest (NaNs and
+// negatives).
+func log2Out(x f8) f8 {
+	inf, zero := archsimd.BroadcastFloat32x8(float32(math.Inf(1))), archsimd.BroadcastFloat32x8(0)
+	r := zero.Sub(inf).Merge(archsimd.BroadcastFloat32x8(nanF), x.Equal(zero))
+	return inf.Merge(r, x.Equal(inf))
 }
 
 // exp2x16 is exp2f of sixteen lanes in [exp2Lo, exp2Hi) (exp2Reduce, the
