@@ -80,10 +80,10 @@ func init() {
 			kernels[op] = k
 		}
 	}
-	// vMin, vMax, vExp2, vLog2 and dotVec store canonical NaNs
-	// themselves: the machine leaves out its pass (canonical still says
-	// the op's results are canonical).
-	for _, op := range []Op{OpMin, OpMax, OpExp2, OpLog2, OpDp2, OpDp3, OpDp4} {
+	// vMin, vMax and dotVec store canonical NaNs themselves: the
+	// machine leaves out its pass (canonical still says the op's results
+	// are canonical).
+	for _, op := range []Op{OpMin, OpMax, OpDp2, OpDp3, OpDp4} {
 		selfCanon[op] = true
 	}
 }

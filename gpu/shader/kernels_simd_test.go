@@ -202,10 +202,9 @@ func TestVectorTranscendentalsEvery(t *testing.T) {
 				for _, op := range ops {
 					scalarKernels[op](&want, &a, nil, nil)
 					canonScalar(&want)
+					// No canonical pass: these kernels store
+					// canonical NaNs themselves, as the scalar ones.
 					vecKernels[op](&got, &a, nil, nil)
-					if !selfCanon[op] {
-						canon(&got)
-					}
 					if got == want {
 						continue
 					}
