@@ -4,7 +4,6 @@ package shader
 
 import (
 	"math"
-	"math/bits"
 	"simd/archsimd"
 
 	. "d3dsim/gpu/shaderisa"
@@ -410,61 +409,76 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 }
 
 // vExp2 and vLog2: exp2f and log2f sixteen lanes a pass (bySeries).
-func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x8, exp2f) }
+func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x16, exp2Out) }
 
-func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x8, log2f) }
+func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x16, log2Out) }
 
-// bySeries computes r = one(a) sixteen lanes a pass by the series of eight
-// lanes (two calls: four chains of four lanes side by side, each link of
-// one waiting on the one before), for the lanes in [lo, hi); the lanes
-// outside it (zeros, infinities, NaNs) are then redone by one, the scalar
-// function, canonical NaNs.
-func bySeries(r, a *[Lanes]uint32, lo, hi float32, eight func(f8) f8, one func(float32) float32) {
+// bySeries computes r = f(a) sixteen lanes a pass: by the series of
+// sixteen lanes (four chains of four lanes side by side: each link of a
+// chain waits on the one before, about six cycles, in which the processor
+// can start the links of the other three) for the lanes in [lo, hi), and
+// by out, what the scalar function returns before its series, for the
+// others (zeros, infinities, NaNs, exp2's underflow and overflow).
+func bySeries(r, a *[Lanes]uint32, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
 	vlo, vhi := archsimd.BroadcastFloat32x8(lo), archsimd.BroadcastFloat32x8(hi)
 	v1 := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
 		x0, x1 := ldf(a, i), ldf(a, i+8)
 		in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
-		in := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
-		if in == 0xFFFF {
-			stf(r, i, eight(x0))
-			stf(r, i+8, eight(x1))
+		if in0.And(in1).ToBits() == 0xFF {
+			r0, r1 := sixteen(x0, x1)
+			stf(r, i, r0)
+			stf(r, i+8, r1)
 			continue
 		}
 		// The series is given 1 for the lanes outside (its result is
-		// replaced); r may be a, so the inputs are kept first.
-		var xs [16]float32
-		x0.Store((*[8]float32)(xs[:8]))
-		x1.Store((*[8]float32)(xs[8:]))
-		stf(r, i, eight(x0.Merge(v1, in0)))
-		stf(r, i+8, eight(x1.Merge(v1, in1)))
-		vecDone()
-		rf := f32(r)
-		for m := ^in; m != 0; m &= m - 1 {
-			k := bits.TrailingZeros16(m)
-			rf[i+k] = cn(one(xs[k]))
-		}
+		// replaced).
+		r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
+		stf(r, i, r0.Merge(out(x0), in0))
+		stf(r, i+8, r1.Merge(out(x1), in1))
 	}
 }
 
-// exp2x8 is exp2f of eight lanes in [exp2Lo, exp2Hi) (exp2Reduce, the
-// series, exp2Finish).
-func exp2x8(x f8) f8 {
+// exp2Out is exp2f of lanes outside [exp2Lo, exp2Hi): a canonical NaN for
+// NaNs, +Inf from 128 up, 0 below -151.
+func exp2Out(x f8) f8 {
+	inf, zero := archsimd.BroadcastFloat32x8(float32(math.Inf(1))), archsimd.BroadcastFloat32x8(0)
+	r := inf.Merge(zero, x.GreaterEqual(archsimd.BroadcastFloat32x8(exp2Hi)))
+	return archsimd.BroadcastFloat32x8(nanF).Merge(r, x.IsNaN())
+}
+
+// log2Out is log2f of lanes outside [log2Lo, log2Hi): -Inf for zeros of
+// both signs, +Inf for +Inf, a canonical NaN for the rest (NaNs and
+// negatives).
+func log2Out(x f8) f8 {
+	inf, zero := archsimd.BroadcastFloat32x8(float32(math.Inf(1))), archsimd.BroadcastFloat32x8(0)
+	r := zero.Sub(inf).Merge(archsimd.BroadcastFloat32x8(nanF), x.Equal(zero))
+	return inf.Merge(r, x.Equal(inf))
+}
+
+// exp2x16 is exp2f of sixteen lanes in [exp2Lo, exp2Hi) (exp2Reduce, the
+// series, exp2Finish), four float64 chains side by side.
+func exp2x16(x, y f8) (f8, f8) {
 	half, ln2v := archsimd.BroadcastFloat64x4(0.5), archsimd.BroadcastFloat64x4(ln2)
 	xa, xb := x.GetLo().ConvertToFloat64(), x.GetHi().ConvertToFloat64()
-	na, nb := xa.Add(half).Floor(), xb.Add(half).Floor()
-	ta, tb := xa.Sub(na).Mul(ln2v), xb.Sub(nb).Mul(ln2v)
+	ya, yb := y.GetLo().ConvertToFloat64(), y.GetHi().ConvertToFloat64()
+	nxa, nxb := xa.Add(half).Floor(), xb.Add(half).Floor()
+	nya, nyb := ya.Add(half).Floor(), yb.Add(half).Floor()
+	txa, txb := xa.Sub(nxa).Mul(ln2v), xb.Sub(nxb).Mul(ln2v)
+	tya, tyb := ya.Sub(nya).Mul(ln2v), yb.Sub(nyb).Mul(ln2v)
 	c := archsimd.BroadcastFloat64x4(1.0 / 6227020800)
-	pa, pb := c, c
+	pxa, pxb, pya, pyb := c, c, c, c
 	for k := 12; k >= 1; k-- {
 		f := archsimd.BroadcastFloat64x4(invFact[k-1])
-		pa, pb = pa.Mul(ta).Add(f), pb.Mul(tb).Add(f)
+		pxa, pxb = pxa.Mul(txa).Add(f), pxb.Mul(txb).Add(f)
+		pya, pyb = pya.Mul(tya).Add(f), pyb.Mul(tyb).Add(f)
 	}
 	one := archsimd.BroadcastFloat64x4(1)
-	pa, pb = pa.Mul(ta).Add(one), pb.Mul(tb).Add(one)
-	lo := pa.Mul(pow2x4(na)).ConvertToFloat32()
-	hi := pb.Mul(pow2x4(nb)).ConvertToFloat32()
-	return x.SetLo(lo).SetHi(hi)
+	pxa, pxb = pxa.Mul(txa).Add(one), pxb.Mul(txb).Add(one)
+	pya, pyb = pya.Mul(tya).Add(one), pyb.Mul(tyb).Add(one)
+	x = x.SetLo(pxa.Mul(pow2x4(nxa)).ConvertToFloat32()).SetHi(pxb.Mul(pow2x4(nxb)).ConvertToFloat32())
+	y = y.SetLo(pya.Mul(pow2x4(nya)).ConvertToFloat32()).SetHi(pyb.Mul(pow2x4(nyb)).ConvertToFloat32())
+	return x, y
 }
 
 // pow2x4 is 2**n for integers n in [-1022, 1023]: n + 2**52 + 1023 holds
@@ -474,22 +488,26 @@ func pow2x4(n d4) d4 {
 	return n.Add(archsimd.BroadcastFloat64x4(magic)).AsUint64x4().ShiftAllLeft(52).AsFloat64x4()
 }
 
-// log2x8 is log2f of eight lanes in [log2Lo, log2Hi) (log2Reduce, the
-// series, log2Finish).
-func log2x8(x f8) f8 {
-	sa, ea := log2Reduce4(x.GetLo().ConvertToFloat64())
-	sb, eb := log2Reduce4(x.GetHi().ConvertToFloat64())
-	za, zb := sa.Mul(sa), sb.Mul(sb)
+// log2x16 is log2f of sixteen lanes in [log2Lo, log2Hi) (log2Reduce, the
+// series, log2Finish), four float64 chains side by side.
+func log2x16(x, y f8) (f8, f8) {
+	sxa, exa := log2Reduce4(x.GetLo().ConvertToFloat64())
+	sxb, exb := log2Reduce4(x.GetHi().ConvertToFloat64())
+	sya, eya := log2Reduce4(y.GetLo().ConvertToFloat64())
+	syb, eyb := log2Reduce4(y.GetHi().ConvertToFloat64())
+	zxa, zxb, zya, zyb := sxa.Mul(sxa), sxb.Mul(sxb), sya.Mul(sya), syb.Mul(syb)
 	c := archsimd.BroadcastFloat64x4(1.0 / 25)
-	pa, pb := c, c
+	pxa, pxb, pya, pyb := c, c, c, c
 	for k := 11; k >= 0; k-- {
 		f := archsimd.BroadcastFloat64x4(invOdd[k])
-		pa, pb = pa.Mul(za).Add(f), pb.Mul(zb).Add(f)
+		pxa, pxb = pxa.Mul(zxa).Add(f), pxb.Mul(zxb).Add(f)
+		pya, pyb = pya.Mul(zya).Add(f), pyb.Mul(zyb).Add(f)
 	}
 	two, l2e := archsimd.BroadcastFloat64x4(2), archsimd.BroadcastFloat64x4(log2e)
-	lo := ea.Add(two.Mul(sa.Mul(pa)).Mul(l2e)).ConvertToFloat32()
-	hi := eb.Add(two.Mul(sb.Mul(pb)).Mul(l2e)).ConvertToFloat32()
-	return x.SetLo(lo).SetHi(hi)
+	fin := func(s, p, e d4) archsimd.Float32x4 { return e.Add(two.Mul(s.Mul(p)).Mul(l2e)).ConvertToFloat32() }
+	x = x.SetLo(fin(sxa, pxa, exa)).SetHi(fin(sxb, pxb, exb))
+	y = y.SetLo(fin(sya, pya, eya)).SetHi(fin(syb, pyb, eyb))
+	return x, y
 }
 
 // log2Reduce4 is log2Reduce of four lanes: s, and e as a float64.
