@@ -168,12 +168,18 @@ func (c *DeviceContext) AddRef() uint32 {
 }
 
 func (c *DeviceContext) api(name, obj string) span {
-	s := c.dev.api(name, obj, c.name)
+	var s span
+	c.apiTo(&s, name, obj)
+	return s
+}
+
+// apiTo is api into s, which is zero (Device.apiTo).
+func (c *DeviceContext) apiTo(s *span, name, obj string) {
+	c.dev.apiTo(s, name, obj, c.name)
 	if c.dev.debug { // only the debug layer looks (CTX-THREAD's message)
 		c.enterAPI(name)
 		s.leave = c
 	}
-	return s
 }
 
 // ctxCalls is what CTX-THREAD needs: each thread's call in progress on

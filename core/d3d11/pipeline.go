@@ -23,13 +23,14 @@ type driverContext struct{ *DeviceContext }
 // The DDI event names the driver handle of the first object passed, so the
 // verifier can follow handles (rule LIFE-DANGLING).
 func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall)) error {
-	done := c.api(api, obj)
+	var done span // (not returned by value: Device.apiTo)
+	c.apiTo(&done, api, obj)
 	if err := c.checkAll(api, check...); err != nil {
-		done.end(err)
+		done.finish(err)
 		return err
 	}
 	if c.discarding() {
-		done.end(nil) // the recording was discarded; FinishCommandList will say so
+		done.finish(nil) // the recording was discarded; FinishCommandList will say so
 		return nil
 	}
 	handle := ""
@@ -43,7 +44,7 @@ func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall
 	}
 	do(c.ddi.on(obj, handle))
 	c.afterDDI()
-	done.end(nil)
+	done.finish(nil)
 	return nil
 }
 
