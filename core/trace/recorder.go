@@ -418,6 +418,7 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	m.seq = 0
 	if rc := r.recordOf(seq); p.Msg == "" && p.Args.IsZero() && p.Fence == 0 && rc.parent != farParent {
 		m.seq, m.p, m.k, m.hr, m.thread, m.line, m.shape, m.parent = seq, *p, k, hr, e.Thread, line, rc.shape, rc.parent
+		m.st, m.rline = r.lastSt, rc.line // (emit's stackOf(e.Thread) left it there)
 	}
 	r.mu.Unlock()
 	return seq
@@ -437,7 +438,9 @@ type partAgain struct {
 	thread string // its thread, which the stamp gave
 	line   int    // r.line when it was emitted
 	shape  uint32
-	parent uint32 // the record's parent field: a distance
+	parent uint32     // the record's parent field: a distance
+	rline  int32      // and its line
+	st     *callStack // the stack of calls of its thread (stacks are never removed)
 }
 
 // samePart says whether a and b have the same strings, each at the same
@@ -477,7 +480,7 @@ func (r *Recorder) emitAgain(m *partAgain) uint64 {
 		return 0
 	}
 	seq := r.seq + 1
-	st := r.stackOf(th)
+	st := m.st // (stackOf(th): th is m's thread)
 	// the parent emit would give it, and its distance as the record keeps it
 	var parent uint64
 	if n := len(st.calls); n > 0 {
@@ -507,7 +510,7 @@ func (r *Recorder) emitAgain(m *partAgain) uint64 {
 	}
 	pos := seq - 1
 	c := r.chunkFor(pos)
-	c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: int32(min(max(m.line, math.MinInt32), math.MaxInt32))}
+	c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: m.rline}
 	m.seq = seq
 	r.agains++
 	for i := 0; r.subKinds>>(m.k&31)&1 != 0 && i < len(r.subs); i++ {
