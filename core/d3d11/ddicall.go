@@ -240,7 +240,7 @@ func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 
 // ddiEnterTo is ddiEnter into s, which is zero (Device.apiTo).
 func (d *Device) ddiEnterTo(s *span, ctx, name, obj, handle string, args trace.Args) {
-	c := d.rt.cfg
+	c := &d.rt.cfg // (a pointer: the Config is 15 words to copy)
 	s.rec = c.Rec
 	s.ev.From, s.ev.Layer, s.ev.Name, s.ev.Obj, s.ev.Handle, s.ev.Ctx, s.ev.Args = trace.Runtime, trace.UMD, name, obj, handle, ctx, args
 	s.void = !returnsHRESULT(name)
