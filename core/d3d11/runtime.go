@@ -204,7 +204,7 @@ func (d *Device) api(name, obj, ctx string) span {
 // return of one by value a copy of them (a Draw's two spans were copied
 // six times on their way, about 150 instructions; issue 32's draw rate).
 func (d *Device) apiTo(s *span, name, obj, ctx string) {
-	c := &d.rt.cfg // (a pointer: the Config is 15 words to copy)
+	c := &d.rt.cfg                    // (a pointer: the Config is 15 words to copy)
 	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
 	s.rec = c.Rec
 	s.ev.From, s.ev.Layer, s.ev.Name, s.ev.Obj, s.ev.Ctx = trace.App, trace.Runtime, name, obj, ctx
