@@ -24,10 +24,7 @@ func TestEmitPartAgain(t *testing.T) {
 		rng := rand.New(rand.NewSource(seed))
 		var now int64
 		th := "main"
-		stamp := func() (int64, string) { return now, th }
-		a, b := NewRecorder(nil, nil), NewRecorder(nil, nil)
-		a.SetStamp(stamp)
-		b.SetStamp(stamp)
+		a, b := stampedPair(&now, &th)
 		if seed%3 == 0 { // (the other way of stamping)
 			a, b = NewRecorder(func() int64 { return now }, func() string { return th }), NewRecorder(func() int64 { return now }, func() string { return th })
 		}
@@ -153,10 +150,7 @@ func TestEmitPartAgain(t *testing.T) {
 func TestEmitPartAgainTwoThreads(t *testing.T) {
 	var now int64
 	th := "main"
-	stamp := func() (int64, string) { return now, th }
-	a, b := NewRecorder(nil, nil), NewRecorder(nil, nil)
-	a.SetStamp(stamp)
-	b.SetStamp(stamp)
+	a, b := stampedPair(&now, &th)
 	x := Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"}
 	y := Part{From: App, Layer: Runtime, Name: "Dispatch", Ctx: "DC1"}
 	for i := range 200 {
@@ -182,4 +176,14 @@ func TestEmitPartAgainTwoThreads(t *testing.T) {
 			t.Fatalf("event %d:\n%+v\nwant\n%+v", i, ea[i], eb[i])
 		}
 	}
+}
+
+// stampedPair is two recorders stamped with *now and *th (SetStamp): the
+// one EmitPart writes to and the one Emit does.
+func stampedPair(now *int64, th *string) (a, b *Recorder) {
+	stamp := func() (int64, string) { return *now, *th }
+	a, b = NewRecorder(nil, nil), NewRecorder(nil, nil)
+	a.SetStamp(stamp)
+	b.SetStamp(stamp)
+	return a, b
 }
