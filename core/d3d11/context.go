@@ -54,6 +54,9 @@ type DeviceContext struct {
 	// linked is the last vertex and pixel shader pair checkLinkage found
 	// to link: a Draw with the same pair skips dxbc.Link.
 	linked [2]*Shader
+	// positioned is the last shader checkPosition found writing
+	// SV_Position (the same: signatures never change).
+	positioned *Shader
 
 	// calls follows the application threads' calls into the context's
 	// methods in virtual time, for CTX-THREAD (enterAPI).
