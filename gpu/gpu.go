@@ -439,6 +439,17 @@ func (g *GPU) Stats() Stats {
 	return st
 }
 
+// Budgeted is Stats' Pixels plus a pixel per 4 BytesCopied, and its
+// Instructions: what a scenario's pixel and instruction budgets count,
+// read after every statement without copying the whole Stats (about 60
+// instructions a statement; issue 32's draw rate).
+func (g *GPU) Budgeted() (pixels, instructions uint64) {
+	g.mu.Lock()
+	pixels, instructions = g.stats.Pixels+g.stats.BytesCopied/4, g.stats.Instructions
+	g.mu.Unlock()
+	return pixels, instructions
+}
+
 func (g *GPU) engine(i int) *engine {
 	if i < 0 || i >= len(g.engines) {
 		return nil

@@ -116,6 +116,11 @@ func TestCostModel(t *testing.T) {
 	if s.Draws != 1 || s.Vertices != 6 || s.Pixels != 100 || s.BytesCopied != 100 || s.Packets != 11 {
 		t.Errorf("stats %+v", s)
 	}
+	// what a scenario's budgets count: 100 pixels and 100 bytes copied (25
+	// pixels), and the instructions
+	if px, in := r.g.Budgeted(); px != 125 || in != s.Instructions || in == 0 {
+		t.Errorf("Budgeted = %d pixels, %d instructions; Stats %+v", px, in, s)
+	}
 }
 
 func TestHangAndReset(t *testing.T) {

@@ -23,7 +23,7 @@ var _ ddi.DeviceCallbacks = (*callbacks)(nil)
 func (c *callbacks) dev() *Device { return (*Device)(c) }
 
 func (c *callbacks) enter(name string, ev trace.Event) span {
-	cfg := c.rt.cfg
+	cfg := &c.rt.cfg
 	cfg.Sim.Charge(cfg.Costs.Callback)
 	ev.From, ev.Layer, ev.Kind, ev.Name = trace.UMD, trace.Runtime, trace.Call, name
 	if ev.Ctx == "" {

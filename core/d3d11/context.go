@@ -54,6 +54,9 @@ type DeviceContext struct {
 	// linked is the last vertex and pixel shader pair checkLinkage found
 	// to link: a Draw with the same pair skips dxbc.Link.
 	linked [2]*Shader
+	// positioned is the last shader checkPosition found writing
+	// SV_Position (the same: signatures never change).
+	positioned *Shader
 
 	// calls follows the application threads' calls into the context's
 	// methods in virtual time, for CTX-THREAD (enterAPI).
@@ -168,12 +171,18 @@ func (c *DeviceContext) AddRef() uint32 {
 }
 
 func (c *DeviceContext) api(name, obj string) span {
-	s := c.dev.api(name, obj, c.name)
+	var s span
+	c.apiTo(&s, name, obj)
+	return s
+}
+
+// apiTo is api into s, which is zero (Device.apiTo).
+func (c *DeviceContext) apiTo(s *span, name, obj string) {
+	c.dev.apiTo(s, name, obj, c.name)
 	if c.dev.debug { // only the debug layer looks (CTX-THREAD's message)
 		c.enterAPI(name)
 		s.leave = c
 	}
-	return s
 }
 
 // ctxCalls is what CTX-THREAD needs: each thread's call in progress on

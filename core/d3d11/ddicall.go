@@ -149,7 +149,9 @@ type ddiCall struct {
 
 // enter emits the Call event and returns what emits the Return.
 func (w ddiCall) enter(name string) span {
-	return w.d.ddiEnter(w.ctx, name, w.obj, w.handle, w.args)
+	var s span
+	w.d.ddiEnterTo(&s, w.ctx, name, w.obj, w.handle, w.args)
+	return s
 }
 
 // span is an API, DDI or callback call that is open: end emits its Return
@@ -177,7 +179,10 @@ func keep(e *trace.Event) spanEvent {
 }
 
 // end emits the Return event with err's HRESULT.
-func (s span) end(err error) {
+func (s span) end(err error) { s.finish(err) }
+
+// finish is end of the span at s, which it changes: no copy of it (Device.apiTo).
+func (s *span) finish(err error) {
 	if s.void {
 		// A void DDI returns nothing: the driver reported any error through
 		// pfnSetErrorCb during the call, and the message says which.
@@ -228,9 +233,17 @@ func returnsHRESULT(name string) bool {
 // driver that is not free-threaded, it holds the device's DDI lock from one
 // to the other.
 func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
-	c := d.rt.cfg
-	s := span{rec: c.Rec, ev: spanEvent{From: trace.Runtime, Layer: trace.UMD, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
-		void: !returnsHRESULT(name)}
+	var s span
+	d.ddiEnterTo(&s, ctx, name, obj, handle, args)
+	return s
+}
+
+// ddiEnterTo is ddiEnter into s, which is zero (Device.apiTo).
+func (d *Device) ddiEnterTo(s *span, ctx, name, obj, handle string, args trace.Args) {
+	c := &d.rt.cfg // (a pointer: the Config is 15 words to copy)
+	s.rec = c.Rec
+	s.ev.From, s.ev.Layer, s.ev.Name, s.ev.Obj, s.ev.Handle, s.ev.Ctx, s.ev.Args = trace.Runtime, trace.UMD, name, obj, handle, ctx, args
+	s.void = !returnsHRESULT(name)
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {
@@ -245,7 +258,6 @@ func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 		// one leaves the others free to enter any DDI.
 		d.rt.preempt()
 	}
-	return s
 }
 
 // serialise takes the runtime's DDI lock for a driver that is not
@@ -300,10 +312,10 @@ func (w ddiCall) Draw(h ddi.HDEVICE, count, start uint32) {
 			t.drawArgs = b.Str(trace.KeyImpl, e.Impl).Args()
 		}
 	}
-	w.args = t.drawArgs
-	sp := w.enter("Draw")
+	var sp span
+	w.d.ddiEnterTo(&sp, w.ctx, "Draw", w.obj, w.handle, t.drawArgs)
 	t.drawFn(h, count, start)
-	sp.end(nil)
+	sp.finish(nil)
 }
 
 var viewDDINames = map[ddi.ViewKind]string{ddi.ViewRTV: "RenderTargetView", ddi.ViewSRV: "ShaderResourceView", ddi.ViewDSV: "DepthStencilView",

@@ -23,14 +23,32 @@ type driverContext struct{ *DeviceContext }
 // The DDI event names the driver handle of the first object passed, so the
 // verifier can follow handles (rule LIFE-DANGLING).
 func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall)) error {
-	done := c.api(api, obj)
-	if err := c.checkAll(api, check...); err != nil {
-		done.end(err)
+	var done span // (not returned by value: Device.apiTo)
+	w, ok, err := c.simpleEnter(&done, api, obj, check)
+	if !ok {
 		return err
 	}
+	do(w)
+	c.afterDDI()
+	done.finish(nil)
+	return nil
+}
+
+// simpleEnter is simple up to its DDI: the API call's span opened in done,
+// the objects checked, and the DDI call labelled; !ok when the API call
+// ended there (with err). A caller that makes the DDI call itself (Draw:
+// no closure built a call) then runs afterDDI and ends done.
+func (c driverContext) simpleEnter(done *span, api, obj string, check []Object) (w ddiCall, ok bool, err error) {
+	c.apiTo(done, api, obj)
+	if len(check) > 0 { // (nothing to check: no call)
+		if err := c.checkAll(api, check...); err != nil {
+			done.finish(err)
+			return ddiCall{}, false, err
+		}
+	}
 	if c.discarding() {
-		done.end(nil) // the recording was discarded; FinishCommandList will say so
-		return nil
+		done.finish(nil) // the recording was discarded; FinishCommandList will say so
+		return ddiCall{}, false, nil
 	}
 	handle := ""
 	for _, o := range check {
@@ -41,10 +59,7 @@ func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall
 			handle = handleName(h)
 		}
 	}
-	do(c.ddi.on(obj, handle))
-	c.afterDDI()
-	done.end(nil)
-	return nil
+	return c.ddi.on(obj, handle), true, nil
 }
 
 // invalidCall refuses an API call before it reaches the driver: the debug
@@ -208,7 +223,16 @@ func (c driverContext) Draw(count, start uint32) error {
 	if err := c.checkLinkage("Draw"); err != nil {
 		return err
 	}
-	return c.simple("Draw", "", nil, func(w ddiCall) { w.Draw(c.h, count, start) })
+	// (simple without its closure: every Draw)
+	var done span
+	w, ok, err := c.simpleEnter(&done, "Draw", "", nil)
+	if !ok {
+		return err
+	}
+	w.Draw(c.h, count, start)
+	c.afterDDI()
+	done.finish(nil)
+	return nil
 }
 
 // warnNoVertexShader is the debug layer's warning for a draw with no
@@ -249,7 +273,9 @@ func (c driverContext) checkLinkage(call string) error {
 		}
 		c.linked = [2]*Shader{vs, ps}
 	}
-	c.checkSampleCounts(call, StageVS, StageHS, StageDS, StageGS, StagePS) // (mscount.go)
+	if c.dev.debug { // (checkSampleCounts' own test first: no stage list built a Draw)
+		c.checkSampleCounts(call, StageVS, StageHS, StageDS, StageGS, StagePS) // (mscount.go)
+	}
 	return nil
 }
 

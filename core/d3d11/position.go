@@ -14,11 +14,12 @@ func (c driverContext) checkPosition(call string) error {
 	if c.ds != nil {
 		last = c.ds
 	}
-	if last == nil || c.gs != nil || last.Outputs == nil {
+	if last == nil || c.gs != nil || last.Outputs == nil || last == c.positioned {
 		return nil
 	}
 	for _, e := range last.Outputs.Elements {
 		if e.SystemValue == dxbc.SVPosition {
+			c.positioned = last
 			return nil
 		}
 	}

@@ -195,11 +195,20 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 // api emits the Call event of an API entry and returns the function that
 // emits its Return with the HRESULT.
 func (d *Device) api(name, obj, ctx string) span {
-	c := d.rt.cfg
-	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
-	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Obj: obj, Ctx: ctx}}
-	c.Rec.EmitPart(&s.ev, trace.Call, "")
+	var s span
+	d.apiTo(&s, name, obj, ctx)
 	return s
+}
+
+// apiTo is api into s, which is zero: a span is 150 bytes, and each
+// return of one by value a copy of them (a Draw's two spans were copied
+// six times on their way, about 150 instructions; issue 32's draw rate).
+func (d *Device) apiTo(s *span, name, obj, ctx string) {
+	c := &d.rt.cfg                    // (a pointer: the Config is 15 words to copy)
+	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
+	s.rec = c.Rec
+	s.ev.From, s.ev.Layer, s.ev.Name, s.ev.Obj, s.ev.Ctx = trace.App, trace.Runtime, name, obj, ctx
+	c.Rec.EmitPart(&s.ev, trace.Call, "")
 }
 
 // message emits a debug-layer message (kind message).

@@ -206,6 +206,10 @@ func (m *Machine) Recorder() *trace.Recorder { return m.rec }
 // GPUStats returns the GPU's counters.
 func (m *Machine) GPUStats() GPUStats { return m.gpu.Stats() }
 
+// GPUBudgeted is what the run's budgets count of the GPU's work
+// (gpu.GPU.Budgeted): every statement asks.
+func (m *Machine) GPUBudgeted() (pixels, instructions uint64) { return m.gpu.Budgeted() }
+
 // GPUCommitted is the GPU memory committed for allocations, VRAM and
 // aperture together: what the run's allocations hold, all devices counted.
 func (m *Machine) GPUCommitted() uint64 {

@@ -276,11 +276,14 @@ func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
 	}
 	b.draws++
 	keep := false // a shader that lists fewer than MaxShaderDraws draws: only then is the draw's event looked for
-	for _, info := range infos {
-		if info != nil {
-			info.DrawCount++
-			keep = keep || len(info.Draws) < MaxShaderDraws
-		}
+	// (the two stages unrolled: every Draw statement)
+	if info := infos[0]; info != nil {
+		info.DrawCount++
+		keep = len(info.Draws) < MaxShaderDraws
+	}
+	if info := infos[1]; info != nil {
+		info.DrawCount++
+		keep = keep || len(info.Draws) < MaxShaderDraws
 	}
 	if !keep {
 		return

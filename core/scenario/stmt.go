@@ -23,16 +23,23 @@ func (r *Run) exec(t *thread) bool {
 	// (restored: a preempting thread's statement runs inside another's)
 	prev := r.cur
 	r.cur = t
-	defer func() { r.cur = prev }()
-	r.line = Position(st).Line
-	r.setLine(r.line)
-	switch s := st.(type) {
-	case *Call:
+	if s, ok := st.(*Call); ok {
+		// (the statement of a run of Draws: restored without a deferred
+		// closure, about 30 instructions a statement; r.inCall is not
+		// deferred either, and a call that panics ends the run)
+		r.line = s.Line
+		r.setLine(r.line)
 		t.advance()
 		r.inCall++
 		r.call(t, s)
 		r.inCall--
+		r.cur = prev
 		return true
+	}
+	defer func() { r.cur = prev }()
+	r.line = Position(st).Line
+	r.setLine(r.line)
+	switch s := st.(type) {
 	case *Thread:
 		t.advance()
 		if len(r.threads) >= maxThreads {
@@ -370,16 +377,16 @@ func typeOf(v any) string {
 // end of the run, once the GPU is idle), and reports whether one was
 // passed (limitf said which).
 func (r *Run) gpuBudgets(p Pos) bool {
-	st := r.mach.GPUStats()
+	pixels, instr := r.mach.GPUBudgeted()
 	switch {
-	case st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels:
+	case pixels+r.scanned > r.opt.maxpixels:
 		// Shading a pixel costs the simulator far more real time than
 		// the virtual time it charges: bound the pixels themselves —
 		// shaded, cleared or copied (a pixel per 4 bytes), and presented
 		// (the display engine copies each frame out). The GPU checks
 		// the same inside each draw and stops it there (gpu.Limits).
 		r.limitf(p, "pixel budget of %d pixels shaded, written or presented reached after %d API calls%s (option maxpixels=N raises it)", r.opt.maxpixels, r.steps, r.stoppedDraw("pixels"))
-	case st.Instructions > r.opt.maxinstr:
+	case instr > r.opt.maxinstr:
 		// A shader's loop runs far longer in the simulator than the
 		// virtual time it charges: bound the instructions themselves,
 		// inside each draw (gpu.Limits).

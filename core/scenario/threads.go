@@ -59,6 +59,12 @@ type frame struct {
 // pick chooses the next thread to run: a seeded choice among the runnable
 // ones, so interleavings are deterministic for a seed.
 func (r *Run) pick() *thread {
+	if len(r.threads) == 1 {
+		// (one thread, the main one: most scenarios, no list built)
+		if t := r.threads[0]; len(t.stack) > 0 && t.aside == nil && (t.waiting == "" || r.events[t.waiting]) {
+			return t
+		}
+	}
 	var runnable []*thread
 	var blocked *thread
 	for _, t := range r.threads {

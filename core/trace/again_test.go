@@ -24,10 +24,7 @@ func TestEmitPartAgain(t *testing.T) {
 		rng := rand.New(rand.NewSource(seed))
 		var now int64
 		th := "main"
-		stamp := func() (int64, string) { return now, th }
-		a, b := NewRecorder(nil, nil), NewRecorder(nil, nil)
-		a.SetStamp(stamp)
-		b.SetStamp(stamp)
+		a, b := stampedPair(&now, &th)
 		if seed%3 == 0 { // (the other way of stamping)
 			a, b = NewRecorder(func() int64 { return now }, func() string { return th }), NewRecorder(func() int64 { return now }, func() string { return th })
 		}
@@ -143,4 +140,50 @@ func TestEmitPartAgain(t *testing.T) {
 	if agains == 0 {
 		t.Fatal("no event was stored again: the comparison proves nothing")
 	}
+}
+
+// TestEmitPartAgainTwoThreads: two threads whose calls interleave, each
+// event the same as the one four before it on its own thread — a call
+// stored again right after the other thread's event — leave the same
+// trace with EmitPart as with Emit: emitAgain keeps each event's call
+// stack (partAgain.st), not the last event's.
+func TestEmitPartAgainTwoThreads(t *testing.T) {
+	var now int64
+	th := "main"
+	a, b := stampedPair(&now, &th)
+	x := Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"}
+	y := Part{From: App, Layer: Runtime, Name: "Dispatch", Ctx: "DC1"}
+	for i := range 200 {
+		for _, s := range []struct {
+			th string
+			p  *Part
+			k  Kind
+		}{{"main", &x, Call}, {"worker", &y, Call}, {"main", &x, Return}, {"worker", &y, Return}} {
+			th, now = s.th, int64(i*100)+now%100+1
+			a.EmitPart(s.p, s.k, "")
+			b.Emit(Event{From: s.p.From, Layer: s.p.Layer, Kind: s.k, Name: s.p.Name, Ctx: s.p.Ctx})
+		}
+	}
+	if a.agains == 0 {
+		t.Fatal("no event was stored again: the comparison proves nothing")
+	}
+	ea, eb := a.Events(), b.Events()
+	if len(ea) != len(eb) {
+		t.Fatalf("%d events, want %d", len(ea), len(eb))
+	}
+	for i := range ea {
+		if !reflect.DeepEqual(ea[i], eb[i]) {
+			t.Fatalf("event %d:\n%+v\nwant\n%+v", i, ea[i], eb[i])
+		}
+	}
+}
+
+// stampedPair is two recorders stamped with *now and *th (SetStamp): the
+// one EmitPart writes to and the one Emit does.
+func stampedPair(now *int64, th *string) (a, b *Recorder) {
+	stamp := func() (int64, string) { return *now, *th }
+	a, b = NewRecorder(nil, nil), NewRecorder(nil, nil)
+	a.SetStamp(stamp)
+	b.SetStamp(stamp)
+	return a, b
 }
