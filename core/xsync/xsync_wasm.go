@@ -116,3 +116,99 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 	x.p = new
 	return true
 }
+
+// Int32 is an int32 that goroutines share (atomic.Int32's methods).
+type Int32 struct {
+	v int32
+}
+
+// Load returns the value.
+func (x *Int32) Load() int32 { return x.v }
+
+// Store sets the value.
+func (x *Int32) Store(v int32) { x.v = v }
+
+// Add adds delta and returns the new value.
+func (x *Int32) Add(delta int32) int32 {
+	x.v += delta
+	return x.v
+}
+
+// Swap sets the value and returns the old one.
+func (x *Int32) Swap(v int32) int32 {
+	old := x.v
+	x.v = v
+	return old
+}
+
+// CompareAndSwap sets the value to new if it is old, and reports whether
+// it did.
+func (x *Int32) CompareAndSwap(old, new int32) bool {
+	if x.v != old {
+		return false
+	}
+	x.v = new
+	return true
+}
+
+// Uint64 is a uint64 that goroutines share (atomic.Uint64's methods).
+type Uint64 struct {
+	v uint64
+}
+
+// Load returns the value.
+func (x *Uint64) Load() uint64 { return x.v }
+
+// Store sets the value.
+func (x *Uint64) Store(v uint64) { x.v = v }
+
+// Add adds delta and returns the new value.
+func (x *Uint64) Add(delta uint64) uint64 {
+	x.v += delta
+	return x.v
+}
+
+// Swap sets the value and returns the old one.
+func (x *Uint64) Swap(v uint64) uint64 {
+	old := x.v
+	x.v = v
+	return old
+}
+
+// CompareAndSwap sets the value to new if it is old, and reports whether
+// it did.
+func (x *Uint64) CompareAndSwap(old, new uint64) bool {
+	if x.v != old {
+		return false
+	}
+	x.v = new
+	return true
+}
+
+// Bool is a bool that goroutines share (atomic.Bool's methods).
+type Bool struct {
+	v bool
+}
+
+// Load returns the value.
+func (x *Bool) Load() bool { return x.v }
+
+// Store sets the value.
+func (x *Bool) Store(v bool) { x.v = v }
+
+// Swap sets the value and returns the old one.
+func (x *Bool) Swap(v bool) bool {
+	old := x.v
+	x.v = v
+	return old
+}
+
+// CompareAndSwap sets the value to new if it is old, and reports whether
+// it did.
+func (x *Bool) CompareAndSwap(old, new bool) bool {
+	if x.v != old {
+		return false
+	}
+	x.v = new
+	return true
+}
