@@ -228,7 +228,7 @@ func returnsHRESULT(name string) bool {
 // driver that is not free-threaded, it holds the device's DDI lock from one
 // to the other.
 func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
-	c := &d.rt.cfg // (not a copy: every call reads it)
+	c := d.rt.cfg
 	s := span{rec: c.Rec, ev: spanEvent{From: trace.Runtime, Layer: trace.UMD, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
 		void: !returnsHRESULT(name)}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"

@@ -195,7 +195,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 // api emits the Call event of an API entry and returns the function that
 // emits its Return with the HRESULT.
 func (d *Device) api(name, obj, ctx string) span {
-	c := &d.rt.cfg // (not a copy: every call reads it)
+	c := d.rt.cfg
 	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
 	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Obj: obj, Ctx: ctx}}
 	c.Rec.EmitPart(&s.ev, trace.Call, "")
