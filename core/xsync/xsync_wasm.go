@@ -54,25 +54,28 @@ func (m *Mutex) Unlock() {
 	}
 }
 
-// Int64 is an int64 that goroutines share (atomic.Int64's methods).
-type Int64 struct {
-	v int64
+// Int64, Int32, Uint64 and Bool are values that goroutines share, with
+// sync/atomic's methods for them.
+type (
+	Int64  = integer[int64]
+	Int32  = integer[int32]
+	Uint64 = integer[uint64]
+	Bool   = value[bool]
+)
+
+// value is a T that goroutines share (Load, Store, Swap, CompareAndSwap).
+type value[T comparable] struct {
+	v T
 }
 
 // Load returns the value.
-func (x *Int64) Load() int64 { return x.v }
+func (x *value[T]) Load() T { return x.v }
 
 // Store sets the value.
-func (x *Int64) Store(v int64) { x.v = v }
-
-// Add adds delta and returns the new value.
-func (x *Int64) Add(delta int64) int64 {
-	x.v += delta
-	return x.v
-}
+func (x *value[T]) Store(v T) { x.v = v }
 
 // Swap sets the value and returns the old one.
-func (x *Int64) Swap(v int64) int64 {
+func (x *value[T]) Swap(v T) T {
 	old := x.v
 	x.v = v
 	return old
@@ -80,12 +83,23 @@ func (x *Int64) Swap(v int64) int64 {
 
 // CompareAndSwap sets the value to new if it is old, and reports whether
 // it did.
-func (x *Int64) CompareAndSwap(old, new int64) bool {
+func (x *value[T]) CompareAndSwap(old, new T) bool {
 	if x.v != old {
 		return false
 	}
 	x.v = new
 	return true
+}
+
+// integer is a value with Add.
+type integer[T int32 | int64 | uint64] struct {
+	value[T]
+}
+
+// Add adds delta and returns the new value.
+func (x *integer[T]) Add(delta T) T {
+	x.v += delta
+	return x.v
 }
 
 // Pointer is a *T that goroutines share (atomic.Pointer's methods).
@@ -114,101 +128,5 @@ func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
 		return false
 	}
 	x.p = new
-	return true
-}
-
-// Int32 is an int32 that goroutines share (atomic.Int32's methods).
-type Int32 struct {
-	v int32
-}
-
-// Load returns the value.
-func (x *Int32) Load() int32 { return x.v }
-
-// Store sets the value.
-func (x *Int32) Store(v int32) { x.v = v }
-
-// Add adds delta and returns the new value.
-func (x *Int32) Add(delta int32) int32 {
-	x.v += delta
-	return x.v
-}
-
-// Swap sets the value and returns the old one.
-func (x *Int32) Swap(v int32) int32 {
-	old := x.v
-	x.v = v
-	return old
-}
-
-// CompareAndSwap sets the value to new if it is old, and reports whether
-// it did.
-func (x *Int32) CompareAndSwap(old, new int32) bool {
-	if x.v != old {
-		return false
-	}
-	x.v = new
-	return true
-}
-
-// Uint64 is a uint64 that goroutines share (atomic.Uint64's methods).
-type Uint64 struct {
-	v uint64
-}
-
-// Load returns the value.
-func (x *Uint64) Load() uint64 { return x.v }
-
-// Store sets the value.
-func (x *Uint64) Store(v uint64) { x.v = v }
-
-// Add adds delta and returns the new value.
-func (x *Uint64) Add(delta uint64) uint64 {
-	x.v += delta
-	return x.v
-}
-
-// Swap sets the value and returns the old one.
-func (x *Uint64) Swap(v uint64) uint64 {
-	old := x.v
-	x.v = v
-	return old
-}
-
-// CompareAndSwap sets the value to new if it is old, and reports whether
-// it did.
-func (x *Uint64) CompareAndSwap(old, new uint64) bool {
-	if x.v != old {
-		return false
-	}
-	x.v = new
-	return true
-}
-
-// Bool is a bool that goroutines share (atomic.Bool's methods).
-type Bool struct {
-	v bool
-}
-
-// Load returns the value.
-func (x *Bool) Load() bool { return x.v }
-
-// Store sets the value.
-func (x *Bool) Store(v bool) { x.v = v }
-
-// Swap sets the value and returns the old one.
-func (x *Bool) Swap(v bool) bool {
-	old := x.v
-	x.v = v
-	return old
-}
-
-// CompareAndSwap sets the value to new if it is old, and reports whether
-// it did.
-func (x *Bool) CompareAndSwap(old, new bool) bool {
-	if x.v != old {
-		return false
-	}
-	x.v = new
 	return true
 }
