@@ -30,8 +30,8 @@ var allowedImports = map[string][]string{
 	"core/shadertest":      {"core/hlsl", "core/scenario", "core/d3d11"},                                                                                // shader_test files: each case a scenario
 	"core/inspect":         {"core/scenario", "core/machine", "core/d3d11", "core/ddi", "core/dxbc", "core/hlsl", "core/trace", "gpu/isa", "gpu/texel"}, // the inspector's queries: state, resources, pixel history, shader steps at any event; gpu/isa and gpu/texel only to read packets and texels
 	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
-	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
-	"core/ddi":             {"core/hresult"},
+	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc", "core/xsync"},
+	"core/ddi":             {"core/hresult", "core/xsync"},
 	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shaderisa", "core/umd/translate"},
 	"core/umd/translate":   {"core/dxbc", "gpu/shaderisa"}, // the UMD's shader compiler: DXBC tokens to the GPU's ISA, never its executor
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},

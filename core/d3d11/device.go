@@ -11,6 +11,7 @@ import (
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
 	"d3dsim/core/trace"
+	"d3dsim/core/xsync"
 )
 
 // Device is an ID3D11Device.
@@ -25,13 +26,13 @@ type Device struct {
 	kdev     dxgk.HDevice
 	kctx     dxgk.HContext
 	imm      *DeviceContext
-	refs     atomic.Int32
-	children atomic.Int32
-	dead     atomic.Bool
+	refs     xsync.Int32
+	children xsync.Int32
+	dead     xsync.Bool
 
-	ddiLock     sync.Mutex   // serialises DDIs for a driver that is not free-threaded
-	ddiHeld     atomic.Int32 // ddiLock is held (by the thread a preempting call runs inside)
-	afterDDI    []*object    // destroyed while ddiLock was held: their destroy DDIs run once it is free
+	ddiLock     xsync.Mutex // serialises DDIs for a driver that is not free-threaded
+	ddiHeld     xsync.Int32 // ddiLock is held (by the thread a preempting call runs inside)
+	afterDDI    []*object   // destroyed while ddiLock was held: their destroy DDIs run once it is free
 	mu          sync.Mutex
 	allocs      map[ddi.HRTRESOURCE][]ddi.HALLOCATION // what pfnAllocateCb gave each resource
 	liveAllocs  int

@@ -4,7 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
+
+	"d3dsim/core/xsync"
 )
 
 // FuncTable is the device function table (D3D11DDI_DEVICEFUNCS) as memory
@@ -22,7 +23,7 @@ type FuncTable struct {
 	mu      sync.Mutex
 	entries map[string]Entry
 	onWrite func(entry, impl string)
-	writes  atomic.Uint64 // Set calls so far
+	writes  xsync.Uint64 // Set calls so far
 }
 
 // Entry is one function pointer of the table: the driver function's name

@@ -98,8 +98,7 @@ type Verifier struct {
 	kernelDeviceReady bool
 	resourceCalls     map[uint64]bool // open CreateResource DDI calls -> saw pfnAllocateCb
 	allocateCalls     map[uint64]bool // open pfnAllocateCb calls -> saw DxgkDdiCreateAllocation
-	dmaBuilt          map[uint64]bool // DMA ids produced by DxgkDdiRender/DxgkDdiPresent
-	dmaPatched        map[uint64]bool
+	dma               dmaSteps        // the DMA ids DxgkDdiRender/DxgkDdiPresent produced and DxgkDdiPatch patched
 	interrupts        map[uint64]int  // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
 	dpcs              map[uint64]bool // open DxgkDdiDpcRoutine calls -> DxgkCbNotifyDpc seen
 	presents          map[uint64]bool // open PresentDXGI calls -> pfnPresentCb seen
@@ -127,7 +126,7 @@ type Verifier struct {
 // New returns a verifier reading rec from its first event.
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
-		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, dpcs: map[uint64]bool{}, presents: map[uint64]bool{}, foreign: map[uint64]string{},
+		interrupts: map[uint64]int{}, dpcs: map[uint64]bool{}, presents: map[uint64]bool{}, foreign: map[uint64]string{},
 		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}, released: map[string]bool{}, objOf: map[string]string{}}
 }
 
@@ -331,14 +330,14 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		}
 	// Steps 10-14: the DMA buffer is built, patched, then submitted.
 	case ret && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") && e.DMA != 0:
-		v.dmaBuilt[e.DMA] = true
+		v.dma.set(e.DMA, dmaBuilt)
 	case call && e.Name == "DxgkDdiPatch" && e.DMA != 0:
-		if !v.dmaBuilt[e.DMA] {
+		if !v.dma.has(e.DMA, dmaBuilt) {
 			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (WDDM operation flow, steps 10, 13)", e.DMA))
 		}
-		v.dmaPatched[e.DMA] = true
+		v.dma.set(e.DMA, dmaPatched)
 	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !e.Args.Has(trace.KeyPaging):
-		if !v.dmaPatched[e.DMA] {
+		if !v.dma.has(e.DMA, dmaPatched) {
 			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (WDDM operation flow, steps 13-14)", e.DMA))
 		}
 	// Steps 15-16: the interrupt routine notifies and queues the DPC.

@@ -2,8 +2,9 @@
 // (every trace event, every clock charge, every draw), shaped for Go's
 // WebAssembly port.
 //
-// Natively they are the standard library's: Mutex is sync.Mutex, Int64
-// and Pointer are sync/atomic's (aliases, so nothing changes there).
+// Natively they are the standard library's: Mutex is sync.Mutex, Int64,
+// Int32, Uint64, Bool and Pointer are sync/atomic's (aliases, so nothing
+// changes there).
 // Under WebAssembly Go runs every goroutine on one thread, and a goroutine
 // is switched only where it calls a function that may block or yield:
 // there sync.Mutex's compare-and-swap and sync/atomic's loads and adds

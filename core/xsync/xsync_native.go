@@ -15,3 +15,12 @@ type Int64 = atomic.Int64
 
 // Pointer is atomic.Pointer natively.
 type Pointer[T any] = atomic.Pointer[T]
+
+// Int32 is atomic.Int32 natively.
+type Int32 = atomic.Int32
+
+// Uint64 is atomic.Uint64 natively.
+type Uint64 = atomic.Uint64
+
+// Bool is atomic.Bool natively.
+type Bool = atomic.Bool

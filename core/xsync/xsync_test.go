@@ -57,7 +57,8 @@ func TestTryLock(t *testing.T) {
 	m.Unlock()
 }
 
-// TestAtomics: Int64 and Pointer keep sync/atomic's results.
+// TestAtomics: Int64, Int32, Uint64, Bool and Pointer keep sync/atomic's
+// results.
 func TestAtomics(t *testing.T) {
 	var x Int64
 	x.Store(5)
@@ -78,5 +79,23 @@ func TestAtomics(t *testing.T) {
 	p.Store(a)
 	if p.Swap(b) != a || p.Load() != b || p.CompareAndSwap(a, a) || !p.CompareAndSwap(b, a) || p.Load() != a {
 		t.Fatal("Pointer's Swap or CompareAndSwap")
+	}
+	var i Int32
+	i.Store(5)
+	if got := i.Add(-6); got != -1 || i.Swap(7) != -1 || i.CompareAndSwap(1, 2) || !i.CompareAndSwap(7, 9) || i.Load() != 9 {
+		t.Fatalf("Int32: %d", i.Load())
+	}
+	var u Uint64
+	u.Store(1 << 40)
+	if got := u.Add(1); got != 1<<40+1 || u.Swap(3) != 1<<40+1 || u.CompareAndSwap(4, 5) || !u.CompareAndSwap(3, 6) || u.Load() != 6 {
+		t.Fatalf("Uint64: %d", u.Load())
+	}
+	var f Bool
+	if f.Load() || f.Swap(true) || !f.Load() || f.CompareAndSwap(false, false) || !f.CompareAndSwap(true, false) || f.Load() {
+		t.Fatal("Bool's Swap or CompareAndSwap")
+	}
+	f.Store(true)
+	if !f.Load() {
+		t.Fatal("Bool's Store")
 	}
 }

@@ -54,25 +54,28 @@ func (m *Mutex) Unlock() {
 	}
 }
 
-// Int64 is an int64 that goroutines share (atomic.Int64's methods).
-type Int64 struct {
-	v int64
+// Int64, Int32, Uint64 and Bool are values that goroutines share, with
+// sync/atomic's methods for them.
+type (
+	Int64  = integer[int64]
+	Int32  = integer[int32]
+	Uint64 = integer[uint64]
+	Bool   = value[bool]
+)
+
+// value is a T that goroutines share (Load, Store, Swap, CompareAndSwap).
+type value[T comparable] struct {
+	v T
 }
 
 // Load returns the value.
-func (x *Int64) Load() int64 { return x.v }
+func (x *value[T]) Load() T { return x.v }
 
 // Store sets the value.
-func (x *Int64) Store(v int64) { x.v = v }
-
-// Add adds delta and returns the new value.
-func (x *Int64) Add(delta int64) int64 {
-	x.v += delta
-	return x.v
-}
+func (x *value[T]) Store(v T) { x.v = v }
 
 // Swap sets the value and returns the old one.
-func (x *Int64) Swap(v int64) int64 {
+func (x *value[T]) Swap(v T) T {
 	old := x.v
 	x.v = v
 	return old
@@ -80,12 +83,23 @@ func (x *Int64) Swap(v int64) int64 {
 
 // CompareAndSwap sets the value to new if it is old, and reports whether
 // it did.
-func (x *Int64) CompareAndSwap(old, new int64) bool {
+func (x *value[T]) CompareAndSwap(old, new T) bool {
 	if x.v != old {
 		return false
 	}
 	x.v = new
 	return true
+}
+
+// integer is a value with Add.
+type integer[T int32 | int64 | uint64] struct {
+	value[T]
+}
+
+// Add adds delta and returns the new value.
+func (x *integer[T]) Add(delta T) T {
+	x.v += delta
+	return x.v
 }
 
 // Pointer is a *T that goroutines share (atomic.Pointer's methods).
