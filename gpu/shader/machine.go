@@ -212,6 +212,9 @@ type xinst struct {
 	// konst: the sources (a bit each) the same in every lane for the
 	// draw, for dot's specialised sum (special.go; the default build).
 	konst uint8
+	// fuse: the instruction and the next run as one pass (fused.go), 0
+	// for none.
+	fuse uint8
 	// counted: a loop's counted form (counted.go), nil for the others.
 	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as
@@ -285,6 +288,10 @@ type Machine struct {
 	// those run round by round (counted.go; for the tests).
 	noCounted   bool
 	countedRuns int
+	// noFused runs fused pairs as two instructions, fusedRuns counts
+	// those run fused (fused.go; for the tests).
+	noFused   bool
+	fusedRuns int
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
@@ -418,6 +425,7 @@ func NewMachine(p *Program) *Machine {
 		}
 		m.resolveUniform(x, in)
 	}
+	m.findFused(p)
 	m.uni = make([]uint8, len(m.regs))
 	return m
 }

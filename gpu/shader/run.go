@@ -136,6 +136,18 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 			m.trace.before(m, pc, tm, alive)
 		}
+		if in.fuse != 0 && mask == AllLanes && steps < limit && m.trace == nil && !m.noFused {
+			// A fused pair (fused.go): both instructions' steps.
+			next := &code[pc+1]
+			steps++
+			lanes += uint64(bits.OnesCount64(live))
+			m.fusedMadFrc(in, next)
+			m.afterALU(in)
+			m.afterALU(next)
+			m.fusedRuns++
+			pc += 2
+			continue
+		}
 		switch in.op {
 		case OpNop:
 		case OpIf:

@@ -1,0 +1,239 @@
+package shader
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	. "d3dsim/gpu/shaderisa"
+)
+
+// randomFused returns a program with mad-then-frc pairs (fused.go) among
+// other ALU ops, some inside a counted loop: random masks and swizzles
+// (some the pair refuses: a frc reading another component, a source the
+// pair overwrites), destinations that are the mad's source or the same
+// register, outputs, immediates and cb elements with NaNs, infinities,
+// denormals and -0; now and then a modifier or _sat that must not fuse.
+func randomFused(rng *rand.Rand, names []string) string {
+	var b strings.Builder
+	b.WriteString("ps inputs=2 outputs=2 temps=6\nmov r0, v0\nmov r1, v1\nmov r2, v0.yxwz\nmov r3, v1.wzyx\n")
+	comps := func(m int) string {
+		s := ""
+		for c := range 4 {
+			if m>>c&1 != 0 {
+				s += "xyzw"[c : c+1]
+			}
+		}
+		return s
+	}
+	swz := func() string {
+		s := ""
+		for range 4 {
+			c := rng.IntN(4)
+			s += "xyzw"[c : c+1]
+		}
+		return s
+	}
+	konst := func() string {
+		if rng.IntN(3) == 0 {
+			return fmt.Sprintf("cb0[%d].%s", rng.IntN(3), swz())
+		}
+		v := []string{"1.9", "0.13", "-2.5", "0", "-0", "1e30", "-1e-40", "0x7f800000", "0xff800000", "0x7fc00001", "8388608.0", "16777216.0", "3.5"}
+		pick := func() string { return v[rng.IntN(len(v))] }
+		return fmt.Sprintf("l(%s, %s, %s, %s)", pick(), pick(), pick(), pick())
+	}
+	reg := func() string {
+		if rng.IntN(6) == 0 {
+			return fmt.Sprintf("o%d", rng.IntN(2))
+		}
+		return fmt.Sprintf("r%d", rng.IntN(5))
+	}
+	pair := func() {
+		am := rng.IntN(15) + 1
+		fm := am
+		if rng.IntN(3) == 0 {
+			fm = am & (rng.IntN(15) + 1)
+			if fm == 0 {
+				fm = am
+			}
+		}
+		t, d, s := fmt.Sprintf("r%d", rng.IntN(5)), reg(), fmt.Sprintf("r%d", rng.IntN(5))
+		if rng.IntN(4) == 0 {
+			s = fmt.Sprintf("v%d", rng.IntN(2))
+		}
+		ssw := swz()
+		if rng.IntN(2) == 0 {
+			ssw = "xyzw"
+		}
+		fsw := "xyzw"
+		if rng.IntN(8) == 0 {
+			fsw = swz()
+		}
+		sat, mod := "", ""
+		switch rng.IntN(12) {
+		case 0:
+			sat = "_sat"
+		case 1:
+			mod = "-"
+		}
+		fmt.Fprintf(&b, "mad%s %s.%s, %s%s.%s, %s, %s\n", sat, t, comps(am), mod, s, ssw, konst(), konst())
+		fmt.Fprintf(&b, "frc %s.%s, %s.%s\n", d, comps(fm), t, fsw)
+	}
+	alu := func() {
+		randomALU(&b, rng, names, func() string { return randomMod(rng, randomReg(rng, nil)) })
+	}
+	for range 1 + rng.IntN(4) {
+		if rng.IntN(3) == 0 {
+			alu()
+		}
+		pair()
+	}
+	if rng.IntN(2) == 0 {
+		n := rng.IntN(10)
+		fmt.Fprintf(&b, "mov r5.x, l(0, 0, 0, 0)\nloop\nilt r5.y, r5.x, l(%d, %d, %d, %d)\nbreakc_z r5.y\n", n, n, n, n)
+		for range 1 + rng.IntN(3) {
+			pair()
+		}
+		b.WriteString("iadd r5.x, r5.x, l(1, 1, 1, 1)\nendloop\n")
+	}
+	for range rng.IntN(3) {
+		pair()
+	}
+	b.WriteString("ret\n")
+	return b.String()
+}
+
+// TestFusedPairs: random programs with mad-then-frc pairs (randomFused)
+// run fused and as two instructions give the same registers (every lane,
+// the intermediate's too), alive lanes, Steps, LaneSteps and faults, over
+// whole and partial blocks, with step limits that stop some programs
+// between a pair's two instructions. Most pairs run fused.
+func TestFusedPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 5))
+	var names []string
+	for _, op := range batteryOps() {
+		names = append(names, op.String())
+	}
+	programs := 400
+	if testing.Short() {
+		programs = 150
+	}
+	fused := 0
+	for i := range programs {
+		src := randomFused(rng, names)
+		p, err := Assemble(src)
+		if err != nil {
+			t.Fatalf("program %d: %v\n%s", i, err, src)
+		}
+		a, g := NewMachine(p), NewMachine(p)
+		g.noFused = true
+		for _, m := range []*Machine{a, g} {
+			if err := m.Bind(fusedConsts{}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for block := range 3 {
+			mask := AllLanes
+			if block == 1 && rng.IntN(2) == 0 {
+				mask = rng.Uint64() | 1
+			}
+			limit := DefaultStepLimit
+			if rng.IntN(5) == 0 {
+				limit = 4 + rng.IntN(30)
+			}
+			a.StepLimit, g.StepLimit = limit, limit
+			for v := range p.Inputs {
+				for c := range 4 {
+					for l := range Lanes {
+						x := specials[rng.IntN(len(specials))]
+						switch rng.IntN(3) {
+						case 0:
+							x = fbits(float32(rng.NormFloat64() * 1000))
+						case 1:
+							x = rng.Uint32()
+						}
+						a.In(v)[c][l] = x
+					}
+					*g.In(v) = *a.In(v)
+				}
+			}
+			before := a.fusedRuns
+			aliveA, errA := a.Run(mask)
+			aliveG, errG := g.Run(mask)
+			fused += a.fusedRuns - before
+			if g.fusedRuns != 0 {
+				t.Fatal("noFused ran a pair fused")
+			}
+			if fmt.Sprint(errA) != fmt.Sprint(errG) || aliveA != aliveG || a.Steps != g.Steps || a.LaneSteps != g.LaneSteps {
+				t.Fatalf("program %d, block %d: fused: alive %#x, %d steps, %d lane steps, %v; unfused: %#x, %d, %d, %v\n%s",
+					i, block, aliveA, a.Steps, a.LaneSteps, errA, aliveG, g.Steps, g.LaneSteps, errG, src)
+			}
+			for r := range a.regs {
+				for c := range 4 {
+					for l := range Lanes {
+						if a.regs[r][c][l] != g.regs[r][c][l] {
+							t.Fatalf("program %d, block %d: register %d.%c lane %d = %#x fused, %#x unfused\n%s",
+								i, block, r, "xyzw"[c], l, a.regs[r][c][l], g.regs[r][c][l], src)
+						}
+					}
+				}
+			}
+			if errA != nil && !errors.Is(errA, ErrStepLimit) {
+				t.Fatalf("program %d: %v\n%s", i, errA, src)
+			}
+		}
+	}
+	if !vecOK && fused < programs {
+		t.Errorf("%d pairs ran fused in %d programs: the path is not taken", fused, programs)
+	}
+	if vecOK && fused != 0 {
+		t.Errorf("%d pairs ran fused in a GOEXPERIMENT=simd build", fused)
+	}
+}
+
+// fusedConsts is the cb0 of randomFused's programs: NaNs, infinities,
+// denormals, -0 and ordinary values.
+type fusedConsts struct{}
+
+func (fusedConsts) Constant(slot, elem int) ([4]uint32, error) {
+	return [][4]uint32{
+		{fbits(1.9), fbits(0.13), 0x80000000, 0x7FC00001},
+		{0x7F800000, 0xFF800000, 1, 0x80000001},
+		{fbits(-3.25), fbits(8388607.5), fbits(1e-3), fbits(16777216)},
+	}[elem%3], nil
+}
+
+// TestFusedForms: the pairs fused and those not.
+func TestFusedForms(t *testing.T) {
+	tests := []struct {
+		pair string
+		ok   bool
+	}{
+		{"mad r4.xy, r1.xyxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.xy, r4.xyxx\n", true}, // the bench loop's
+		{"mad r4.xyzw, v0.xyzw, cb0[0].x, l(1, 2, 3, 4)\nfrc r4.xz, r4.xyzw\n", true},
+		{"mad r4.x, r1.x, l(2, 2, 2, 2), l(1, 1, 1, 1)\nfrc o0.x, r4.x\n", true},
+		{"mad r4.xy, r1.yxxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.xy, r4.xyxx\n", false}, // y reads the x frc wrote
+		{"mad r1.xy, r1.yxxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r2.xy, r1.xyxx\n", false}, // y reads the x mad wrote
+		{"mad r4.xy, r1.xyxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.xy, r4.yxxx\n", false},
+		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.xy, r4.xyxx\n", false},
+		{"mad r4.x, r1.x, r2.x, l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, r4.x\n", false},
+		{"mad_sat r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, r4.x\n", false},
+		{"mad r4.x, -r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, r4.x\n", false},
+		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, -r4.x\n", false},
+		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, r3.x\n", false},
+		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc_sat r1.x, r4.x\n", false},
+	}
+	for i, tc := range tests {
+		src := "ps inputs=1 outputs=1 temps=5\n" + tc.pair + "ret\n"
+		p, err := Assemble(src)
+		if err != nil {
+			t.Fatalf("%d: %v\n%s", i, err, src)
+		}
+		m := NewMachine(p)
+		if got, want := m.code[0].fuse != 0, tc.ok && !vecOK; got != want {
+			t.Errorf("%d: fused %v, want %v\n%s", i, got, want, src)
+		}
+	}
+}
