@@ -2,6 +2,7 @@ package shader
 
 import (
 	"math"
+	"math/bits"
 
 	. "d3dsim/gpu/shaderisa"
 )
@@ -26,8 +27,14 @@ import (
 // build's vector kernels run each instruction eight lanes at a time.
 // TestFusedPairs compares random programs fused and unfused.
 
-// fuseMadFrc marks a mad whose next instruction is a frc it feeds.
-const fuseMadFrc = 1
+// The pairs: a mad whose next instruction is a frc it feeds; a mul of one
+// component whose next instruction is a three-component mad reading it
+// (the loop's `mul r5.x, r1.x, r1.y` then `mad r0.xyz, v1.xyzx, r5.x,
+// r0.xyzx`, Phong's last two).
+const (
+	fuseMadFrc = 1 + iota
+	fuseMulMad3
+)
 
 // findFused marks the pairs of m.code that run fused.
 func (m *Machine) findFused(p *Program) {
@@ -35,8 +42,11 @@ func (m *Machine) findFused(p *Program) {
 		return
 	}
 	for pc := 0; pc+1 < len(p.Code); pc++ {
-		if madFrcPair(&p.Code[pc], &p.Code[pc+1]) {
+		switch {
+		case madFrcPair(&p.Code[pc], &p.Code[pc+1]):
 			m.code[pc].fuse = fuseMadFrc
+		case mulMad3Pair(&p.Code[pc], &p.Code[pc+1]) && m.code[pc+1].direct:
+			m.code[pc].fuse = fuseMulMad3
 		}
 	}
 }
@@ -134,6 +144,88 @@ func madFrcXKK(r, t, a *[Lanes]uint32, kb, kc float32) {
 			rf[i+j] = cn(x - float32(math.Floor(float64(x))))
 		}
 	}
+}
+
+// mulMad3Pair reports whether mul a and mad d form a pair fusedMulMad3
+// runs: a writes one component, d three, and every component of d reads
+// it; no modifier, saturate or relative operand. (d must also write its
+// destination as it goes, xinst.direct: no component it writes is read by
+// a later one.)
+func mulMad3Pair(a, d *Inst) bool {
+	if a.Op != OpMul || d.Op != OpMad || a.Sat || d.Sat || a.Dst.Rel || d.Dst.Rel ||
+		a.Dst.File != FileTemp || d.Dst.File != FileTemp && d.Dst.File != FileOutput ||
+		bits.OnesCount8(a.Dst.Mask) != 1 || bits.OnesCount8(d.Dst.Mask) != 3 {
+		return false
+	}
+	for _, s := range []*Operand{&a.Src[0], &a.Src[1], &d.Src[0], &d.Src[1], &d.Src[2]} {
+		if s.Rel || s.Neg || s.Abs {
+			return false
+		}
+	}
+	tc := uint8(bits.TrailingZeros8(a.Dst.Mask))
+	for k := range 3 {
+		s := &d.Src[k]
+		if s.File != FileTemp || s.Index != a.Dst.Index {
+			continue
+		}
+		reads := true
+		for c := range 4 {
+			if d.Dst.Mask>>c&1 != 0 && s.Swizzle[c] != tc {
+				reads = false
+			}
+		}
+		if reads {
+			return true
+		}
+	}
+	return false
+}
+
+// fusedMulMad3 runs the pair mul (in) then mad (d) for every lane, four
+// lanes at a time: the mul's lanes are stored, then the mad's three
+// components read their sources (the mul's result among them, just
+// stored) and store theirs, each lane read before it is written.
+func fusedMulMad3(in, d *xinst) {
+	tc := bits.TrailingZeros8(in.mask)
+	var k [3]int
+	n := 0
+	for c := range 4 {
+		if d.mask>>c&1 != 0 {
+			k[n] = c
+			n++
+		}
+	}
+	t, a, b := f32(in.dst[tc]), f32(in.src[0].c[tc]), f32(in.src[1].c[tc])
+	x0, y0, z0, r0 := f32(d.src[0].c[k[0]]), f32(d.src[1].c[k[0]]), f32(d.src[2].c[k[0]]), f32(d.dst[k[0]])
+	x1, y1, z1, r1 := f32(d.src[0].c[k[1]]), f32(d.src[1].c[k[1]]), f32(d.src[2].c[k[1]]), f32(d.dst[k[1]])
+	x2, y2, z2, r2 := f32(d.src[0].c[k[2]]), f32(d.src[1].c[k[2]]), f32(d.src[2].c[k[2]]), f32(d.dst[k[2]])
+	for i := 0; i < Lanes; i += 4 {
+		mulFour(t, a, b, i)
+		madFour(r0, x0, y0, z0, i)
+		madFour(r1, x1, y1, z1, i)
+		madFour(r2, x2, y2, z2, i)
+	}
+}
+
+// mulFour is kMul for lanes i to i+3.
+func mulFour(r, a, b *[Lanes]float32, i int) {
+	x0, x1, x2, x3 := a[i]*b[i], a[i+1]*b[i+1], a[i+2]*b[i+2], a[i+3]*b[i+3]
+	if s := (x0 + x1) + (x2 + x3); s != s {
+		x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
+	}
+	r[i], r[i+1], r[i+2], r[i+3] = x0, x1, x2, x3
+}
+
+// madFour is kMad for lanes i to i+3.
+func madFour(r, a, b, c *[Lanes]float32, i int) {
+	x0 := float32(a[i]*b[i]) + c[i]
+	x1 := float32(a[i+1]*b[i+1]) + c[i+1]
+	x2 := float32(a[i+2]*b[i+2]) + c[i+2]
+	x3 := float32(a[i+3]*b[i+3]) + c[i+3]
+	if s := (x0 + x1) + (x2 + x3); s != s {
+		x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
+	}
+	r[i], r[i+1], r[i+2], r[i+3] = x0, x1, x2, x3
 }
 
 // afterALU is what Run does after an ALU instruction for the uniform

@@ -50,7 +50,7 @@ func randomFused(rng *rand.Rand, names []string) string {
 		}
 		return fmt.Sprintf("r%d", rng.IntN(5))
 	}
-	pair := func() {
+	pair1 := func() {
 		am := rng.IntN(15) + 1
 		fm := am
 		if rng.IntN(3) == 0 {
@@ -80,6 +80,40 @@ func randomFused(rng *rand.Rand, names []string) string {
 		}
 		fmt.Fprintf(&b, "mad%s %s.%s, %s%s.%s, %s, %s\n", sat, t, comps(am), mod, s, ssw, konst(), konst())
 		fmt.Fprintf(&b, "frc %s.%s, %s.%s\n", d, comps(fm), t, fsw)
+	}
+	// mul t.c, a, b then mad d.(three), x, y, z with t.c broadcast in
+	// one source, the others random (the mad's destination may be t, or
+	// a source of a later component).
+	pair2 := func() {
+		t, c := rng.IntN(5), "xyzw"[rng.IntN(4)]
+		src := func() string {
+			if rng.IntN(3) == 0 {
+				return konst()
+			}
+			return fmt.Sprintf("r%d.%s", rng.IntN(5), swz())
+		}
+		dm := 15 &^ (1 << rng.IntN(4))
+		if rng.IntN(10) == 0 {
+			dm = rng.IntN(15) + 1
+		}
+		d := reg()
+		srcs := []string{src(), src(), src()}
+		srcs[rng.IntN(3)] = fmt.Sprintf("r%d.%c", t, c)
+		if rng.IntN(10) == 0 {
+			srcs[rng.IntN(3)] = "-" + srcs[rng.IntN(3)]
+		}
+		sat := ""
+		if rng.IntN(12) == 0 {
+			sat = "_sat"
+		}
+		fmt.Fprintf(&b, "mul r%d.%c, %s, %s\nmad%s %s.%s, %s, %s, %s\n", t, c, src(), src(), sat, d, comps(dm), srcs[0], srcs[1], srcs[2])
+	}
+	pair := func() {
+		if rng.IntN(2) == 0 {
+			pair2()
+		} else {
+			pair1()
+		}
 	}
 	alu := func() {
 		randomALU(&b, rng, names, func() string { return randomMod(rng, randomReg(rng, nil)) })
@@ -224,15 +258,26 @@ func TestFusedForms(t *testing.T) {
 		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, -r4.x\n", false},
 		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.x, r3.x\n", false},
 		{"mad r4.x, r1.x, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc_sat r1.x, r4.x\n", false},
+		{"mul r4.x, r1.x, r1.y\nmad r0.xyz, v0.xyzx, r4.x, r0.xyzx\n", true}, // the bench loop's
+		{"mul r1.x, l(0.5, 0.5, 0.5, 0.5).x, r2.x\nmad o0.xyz, v0.xyzx, r0.x, r1.x\n", true}, // Phong's
+		{"mul r1.y, r2.x, cb0[1].x\nmad r3.xzw, r1.y, v0.xyzw, r3.xyzw\n", true},
+		{"mul r1.x, r2.x, r2.y\nmad r0.xy, v0.xyxx, r1.x, r0.xyxx\n", false},
+		{"mul r1.xy, r2.xy, r2.yx\nmad r0.xyz, v0.xyzx, r1.x, r0.xyzx\n", false},
+		{"mul r1.x, r2.x, r2.y\nmad r0.xyz, v0.xyzx, r1.xxyx, r0.xyzx\n", false},
+		{"mul r1.x, r2.x, r2.y\nmad r1.xyz, v0.xyzx, r1.x, r0.xyzx\n", false}, // y reads the x the mad wrote
+		{"mul r1.x, r2.x, r2.y\nmad r3.xyz, r3.yzxy, r1.x, r0.xyzx\n", false},
+		{"mul r1.x, r2.x, r2.y\nmad_sat r0.xyz, v0.xyzx, r1.x, r0.xyzx\n", false},
+		{"mul r1.x, r2.x, -r2.y\nmad r0.xyz, v0.xyzx, r1.x, r0.xyzx\n", false},
+		{"mul r1.x, r2.x, r2.y\nmad r0.xyz, v0.xyzx, r1.x, -r0.xyzx\n", false},
 	}
 	for i, tc := range tests {
-		src := "ps inputs=1 outputs=1 temps=5\n" + tc.pair + "ret\n"
+		src := "ps inputs=1 outputs=1 temps=5\nmov r0, v0\nmov r1, v0\nmov r2, v0\nmov r3, v0\nmov r4, v0\n" + tc.pair + "ret\n"
 		p, err := Assemble(src)
 		if err != nil {
 			t.Fatalf("%d: %v\n%s", i, err, src)
 		}
 		m := NewMachine(p)
-		if got, want := m.code[0].fuse != 0, tc.ok && !vecOK; got != want {
+		if got, want := m.code[5].fuse != 0, tc.ok && !vecOK; got != want {
 			t.Errorf("%d: fused %v, want %v\n%s", i, got, want, src)
 		}
 	}

@@ -141,7 +141,11 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			next := &code[pc+1]
 			steps++
 			lanes += uint64(bits.OnesCount64(live))
-			m.fusedMadFrc(in, next)
+			if in.fuse == fuseMadFrc {
+				m.fusedMadFrc(in, next)
+			} else {
+				fusedMulMad3(in, next)
+			}
 			m.afterALU(in)
 			m.afterALU(next)
 			m.fusedRuns++
