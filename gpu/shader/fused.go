@@ -2,7 +2,6 @@ package shader
 
 import (
 	"math"
-	"math/bits"
 
 	. "d3dsim/gpu/shaderisa"
 )
@@ -27,13 +26,12 @@ import (
 // build's vector kernels run each instruction eight lanes at a time.
 // TestFusedPairs compares random programs fused and unfused.
 
-// The pairs: a mad whose next instruction is a frc it feeds; a mul of one
-// component whose next instruction is a three-component mad reading it
-// (the loop's `mul r5.x, r1.x, r1.y` then `mad r0.xyz, v1.xyzx, r5.x,
-// r0.xyzx`, Phong's last two).
+// The pairs: a mad whose next instruction is a frc it feeds; and straight
+// runs of ALU instructions (straight), each run by its own kernel as alu
+// runs it but without the dispatch between them.
 const (
 	fuseMadFrc = 1 + iota
-	fuseMulMad3
+	fuseRun    // a straight run of xinst.run instructions (runStraight)
 )
 
 // findFused marks the pairs of m.code that run fused.
@@ -45,8 +43,18 @@ func (m *Machine) findFused(p *Program) {
 		switch {
 		case madFrcPair(&p.Code[pc], &p.Code[pc+1]):
 			m.code[pc].fuse = fuseMadFrc
-		case mulMad3Pair(&p.Code[pc], &p.Code[pc+1]) && m.code[pc+1].direct:
-			m.code[pc].fuse = fuseMulMad3
+		}
+	}
+	// Straight runs of two or more, from the end so that each knows its
+	// length; a mad-frc pair is left to its own kernel.
+	for pc := len(m.code) - 2; pc >= 0; pc-- {
+		x, next := &m.code[pc], &m.code[pc+1]
+		if x.fuse != 0 || !straight(x) || !straight(next) || next.fuse == fuseMadFrc {
+			continue
+		}
+		x.fuse, x.run = fuseRun, 2
+		if next.fuse == fuseRun && next.run < 255 {
+			x.run = next.run + 1
 		}
 	}
 }
@@ -133,99 +141,58 @@ func madFrcXKK(r, t, a *[Lanes]uint32, kb, kc float32) {
 			x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
 		}
 		tf[i], tf[i+1], tf[i+2], tf[i+3] = x0, x1, x2, x3
-		if max(math.Float32bits(x0), math.Float32bits(x1), math.Float32bits(x2), math.Float32bits(x3)) < 0x4B000000 {
+		if max(t[i], t[i+1], t[i+2], t[i+3]) < 0x4B000000 {
 			rf[i] = x0 - float32(int32(x0))
 			rf[i+1] = x1 - float32(int32(x1))
 			rf[i+2] = x2 - float32(int32(x2))
 			rf[i+3] = x3 - float32(int32(x3))
 			continue
 		}
-		for j, x := range [4]float32{x0, x1, x2, x3} {
-			rf[i+j] = cn(x - float32(math.Floor(float64(x))))
+		for j := i; j < i+4; j++ {
+			x := tf[j]
+			rf[j] = cn(x - float32(math.Floor(float64(x))))
 		}
 	}
 }
 
-// mulMad3Pair reports whether mul a and mad d form a pair fusedMulMad3
-// runs: a writes one component, d three, and every component of d reads
-// it; no modifier, saturate or relative operand. (d must also write its
-// destination as it goes, xinst.direct: no component it writes is read by
-// a later one.)
-func mulMad3Pair(a, d *Inst) bool {
-	if a.Op != OpMul || d.Op != OpMad || a.Sat || d.Sat || a.Dst.Rel || d.Dst.Rel ||
-		a.Dst.File != FileTemp || d.Dst.File != FileTemp && d.Dst.File != FileOutput ||
-		bits.OnesCount8(a.Dst.Mask) != 1 || bits.OnesCount8(d.Dst.Mask) != 3 {
-		return false
-	}
-	for _, s := range []*Operand{&a.Src[0], &a.Src[1], &d.Src[0], &d.Src[1], &d.Src[2]} {
-		if s.Rel || s.Neg || s.Abs {
-			return false
-		}
-	}
-	tc := uint8(bits.TrailingZeros8(a.Dst.Mask))
-	for k := range 3 {
-		s := &d.Src[k]
-		if s.File != FileTemp || s.Index != a.Dst.Index {
-			continue
-		}
-		reads := true
-		for c := range 4 {
-			if d.Dst.Mask>>c&1 != 0 && s.Swizzle[c] != tc {
-				reads = false
+// straightOps are the float ops a straight run may hold: per-component
+// kernels that cannot fault, run by alu.
+var straightOps = [NumOps]bool{OpMov: true, OpAdd: true, OpMul: true, OpMad: true, OpMin: true, OpMax: true,
+	OpFrc: true, OpExp2: true, OpLog2: true, OpRsq: true, OpSqrt: true, OpRcp: true, OpDiv: true}
+
+// straight reports whether x may run in a straight run: one of
+// straightOps with no modifier or relative operand, writing its register
+// as it goes (xinst.direct), not evaluated by the uniform path.
+func straight(x *xinst) bool {
+	return straightOps[x.op] && x.plain && x.direct && !x.dstRel && !x.uniOp && x.kernel != nil && x.mask != 0
+}
+
+// runStraight runs the n instructions from code[0] for every lane, as alu
+// runs each with every lane active, without Run's dispatch between them.
+func (m *Machine) runStraight(code []xinst) {
+	for j := range code {
+		in := &code[j]
+		a, b, c := &in.src[0].c, &in.src[1].c, &in.src[2].c
+		if in.nsrc < 3 {
+			c = a
+			if in.nsrc < 2 {
+				b = a
 			}
 		}
-		if reads {
-			return true
+		for k := range 4 {
+			if in.mask>>k&1 != 0 {
+				d := in.dst[k]
+				in.kernel(d, a[k], b[k], c[k])
+				switch {
+				case in.sat:
+					saturate(d)
+				case in.canon:
+					canon(d)
+				}
+			}
 		}
+		m.afterALU(in)
 	}
-	return false
-}
-
-// fusedMulMad3 runs the pair mul (in) then mad (d) for every lane, four
-// lanes at a time: the mul's lanes are stored, then the mad's three
-// components read their sources (the mul's result among them, just
-// stored) and store theirs, each lane read before it is written.
-func fusedMulMad3(in, d *xinst) {
-	tc := bits.TrailingZeros8(in.mask)
-	var k [3]int
-	n := 0
-	for c := range 4 {
-		if d.mask>>c&1 != 0 {
-			k[n] = c
-			n++
-		}
-	}
-	t, a, b := f32(in.dst[tc]), f32(in.src[0].c[tc]), f32(in.src[1].c[tc])
-	x0, y0, z0, r0 := f32(d.src[0].c[k[0]]), f32(d.src[1].c[k[0]]), f32(d.src[2].c[k[0]]), f32(d.dst[k[0]])
-	x1, y1, z1, r1 := f32(d.src[0].c[k[1]]), f32(d.src[1].c[k[1]]), f32(d.src[2].c[k[1]]), f32(d.dst[k[1]])
-	x2, y2, z2, r2 := f32(d.src[0].c[k[2]]), f32(d.src[1].c[k[2]]), f32(d.src[2].c[k[2]]), f32(d.dst[k[2]])
-	for i := 0; i < Lanes; i += 4 {
-		mulFour(t, a, b, i)
-		madFour(r0, x0, y0, z0, i)
-		madFour(r1, x1, y1, z1, i)
-		madFour(r2, x2, y2, z2, i)
-	}
-}
-
-// mulFour is kMul for lanes i to i+3.
-func mulFour(r, a, b *[Lanes]float32, i int) {
-	x0, x1, x2, x3 := a[i]*b[i], a[i+1]*b[i+1], a[i+2]*b[i+2], a[i+3]*b[i+3]
-	if s := (x0 + x1) + (x2 + x3); s != s {
-		x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
-	}
-	r[i], r[i+1], r[i+2], r[i+3] = x0, x1, x2, x3
-}
-
-// madFour is kMad for lanes i to i+3.
-func madFour(r, a, b, c *[Lanes]float32, i int) {
-	x0 := float32(a[i]*b[i]) + c[i]
-	x1 := float32(a[i+1]*b[i+1]) + c[i+1]
-	x2 := float32(a[i+2]*b[i+2]) + c[i+2]
-	x3 := float32(a[i+3]*b[i+3]) + c[i+3]
-	if s := (x0 + x1) + (x2 + x3); s != s {
-		x0, x1, x2, x3 = cn(x0), cn(x1), cn(x2), cn(x3)
-	}
-	r[i], r[i+1], r[i+2], r[i+3] = x0, x1, x2, x3
 }
 
 // afterALU is what Run does after an ALU instruction for the uniform

@@ -215,6 +215,7 @@ type xinst struct {
 	// fuse: the instruction and the next run as one pass (fused.go), 0
 	// for none.
 	fuse uint8
+	run  uint8 // fuseRun: the run's length (at most 255)
 	// counted: a loop's counted form (counted.go), nil for the others.
 	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as

@@ -136,20 +136,26 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 			m.trace.before(m, pc, tm, alive)
 		}
-		if in.fuse != 0 && mask == AllLanes && steps < limit && m.trace == nil && !m.noFused {
+		if in.fuse == fuseMadFrc && mask == AllLanes && steps < limit && m.trace == nil && !m.noFused {
 			// A fused pair (fused.go): both instructions' steps.
 			next := &code[pc+1]
 			steps++
 			lanes += uint64(bits.OnesCount64(live))
-			if in.fuse == fuseMadFrc {
-				m.fusedMadFrc(in, next)
-			} else {
-				fusedMulMad3(in, next)
-			}
+			m.fusedMadFrc(in, next)
 			m.afterALU(in)
 			m.afterALU(next)
 			m.fusedRuns++
 			pc += 2
+			continue
+		}
+		if in.fuse == fuseRun && mask == AllLanes && steps+int(in.run)-1 <= limit && m.trace == nil && !m.noFused {
+			// A straight run (fused.go): every instruction's step.
+			n := int(in.run)
+			steps += n - 1
+			lanes += uint64(n-1) * uint64(bits.OnesCount64(live))
+			m.runStraight(code[pc : pc+n])
+			m.fusedRuns++
+			pc += n
 			continue
 		}
 		switch in.op {
