@@ -6,42 +6,38 @@ import (
 	. "d3dsim/gpu/shaderisa"
 )
 
-// Fused instruction pairs (issue 32): a sequence the HLSL compiler writes
-// often, run as one pass over the lanes so that the first instruction's
-// result goes on to the second in a register instead of being stored and
-// loaded again, and the second's dispatch is saved. Found when the machine
-// is made (findFused). The first one: `frac(p * k + c)`, the bench loop's
-// `mad r4.xy, r1.xyxx, l(1.9), l(0.13)` then `frc r1.xy, r4.xyxx`.
+// Fused instructions (issue 32), found when the machine is made
+// (findFused):
+//
+//   - a pair `frac(p * k + c)`, the bench loop's `mad r4.xy, r1.xyxx,
+//     l(1.9), l(0.13)` then `frc r1.xy, r4.xyxx`, as one pass over the
+//     lanes: the mad's result goes on to the frc in registers (the default
+//     build's scalar kernels; a GOEXPERIMENT=simd build's vector kernels
+//     run each instruction eight lanes at a time);
+//   - straight runs of ALU instructions (straight), every build: each
+//     instruction run by its own kernel as alu runs it with every lane
+//     active, without Run's dispatch between them.
 //
 // Every result is the unfused machine's bits: the same float32 operations
 // in the same order (the product rounded before the sum, no fused
-// multiply-add), canonical NaNs, and both destinations written (the
+// multiply-add), canonical NaNs, and every destination written (the
 // intermediate register is kept: no liveness is assumed). Steps and
-// LaneSteps count both instructions, so virtual time is unchanged; the
-// pair runs fused only for a whole block, without a trace, when both of
-// its steps fit under the step limit (else it runs as two instructions and
-// faults where they would). Neither instruction can fault otherwise, and
-// the second is never a jump target (targets follow a flow instruction).
-// Only the default build's scalar kernels are fused: a GOEXPERIMENT=simd
-// build's vector kernels run each instruction eight lanes at a time.
+// LaneSteps count every instruction, so virtual time is unchanged; fused
+// code runs only for a whole block, without a trace, when all of its steps
+// fit under the step limit (else its instructions run one by one and fault
+// where they would). None of them can fault otherwise, and none but the
+// first is a jump target (targets follow a flow instruction).
 // TestFusedPairs compares random programs fused and unfused.
 
-// The pairs: a mad whose next instruction is a frc it feeds; and straight
-// runs of ALU instructions (straight), each run by its own kernel as alu
-// runs it but without the dispatch between them.
 const (
 	fuseMadFrc = 1 + iota
 	fuseRun    // a straight run of xinst.run instructions (runStraight)
 )
 
-// findFused marks the pairs of m.code that run fused.
+// findFused marks the pairs and runs of m.code that run fused.
 func (m *Machine) findFused(p *Program) {
-	if vecOK {
-		return
-	}
-	for pc := 0; pc+1 < len(p.Code); pc++ {
-		switch {
-		case madFrcPair(&p.Code[pc], &p.Code[pc+1]):
+	for pc := 0; pc+1 < len(p.Code) && !vecOK; pc++ {
+		if madFrcPair(&p.Code[pc], &p.Code[pc+1]) {
 			m.code[pc].fuse = fuseMadFrc
 		}
 	}
