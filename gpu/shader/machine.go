@@ -212,10 +212,9 @@ type xinst struct {
 	// konst: the sources (a bit each) the same in every lane for the
 	// draw, for dot's specialised sum (special.go; the default build).
 	konst uint8
-	// fuse: the instruction and the next run as one pass (fused.go), 0
-	// for none.
-	fuse uint8
-	run  uint8 // fuseRun: the run's length (at most 255)
+	// run: the length of the straight run from here (straight.go, at
+	// most 255), 0 for none.
+	run uint8
 	// counted: a loop's counted form (counted.go), nil for the others.
 	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as
@@ -289,8 +288,8 @@ type Machine struct {
 	// those run round by round (counted.go; for the tests).
 	noCounted   bool
 	countedRuns int
-	// noFused runs fused pairs as two instructions, fusedRuns counts
-	// those run fused (fused.go; for the tests).
+	// noFused runs straight runs one instruction at a time, fusedRuns
+	// counts those run straight (straight.go; for the tests).
 	noFused   bool
 	fusedRuns int
 

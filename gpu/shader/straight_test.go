@@ -10,12 +10,12 @@ import (
 	. "d3dsim/gpu/shaderisa"
 )
 
-// randomFused returns a program with mad-then-frc pairs (fused.go) among
-// other ALU ops, some inside a counted loop: random masks and swizzles
-// (some the pair refuses: a frc reading another component, a source the
-// pair overwrites), destinations that are the mad's source or the same
-// register, outputs, immediates and cb elements with NaNs, infinities,
-// denormals and -0; now and then a modifier or _sat that must not fuse.
+// randomFused returns a program of mad-then-frc and mul-then-mad pairs
+// among other ALU ops (straight.go's runs), some inside a counted loop:
+// random masks and swizzles (some reading a component an earlier one
+// wrote: not direct), destinations that are a source or the same register,
+// outputs, immediates and cb elements with NaNs, infinities, denormals and
+// -0; now and then a modifier that ends a run, or _sat.
 func randomFused(rng *rand.Rand, names []string) string {
 	var b strings.Builder
 	b.WriteString("ps inputs=2 outputs=2 temps=6\nmov r0, v0\nmov r1, v1\nmov r2, v0.yxwz\nmov r3, v1.wzyx\n")
@@ -139,12 +139,12 @@ func randomFused(rng *rand.Rand, names []string) string {
 	return b.String()
 }
 
-// TestFusedPairs: random programs with mad-then-frc pairs (randomFused)
-// run fused and as two instructions give the same registers (every lane,
-// the intermediate's too), alive lanes, Steps, LaneSteps and faults, over
-// whole and partial blocks, with step limits that stop some programs
-// between a pair's two instructions. Most pairs run fused.
-func TestFusedPairs(t *testing.T) {
+// TestStraightRuns: random programs (randomFused) run with straight runs
+// and one instruction at a time give the same registers (every lane),
+// alive lanes, Steps, LaneSteps and faults, over whole and partial blocks,
+// with step limits that stop some programs inside a run. Most programs
+// have runs taken.
+func TestStraightRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 5))
 	var names []string
 	for _, op := range batteryOps() {
@@ -198,29 +198,39 @@ func TestFusedPairs(t *testing.T) {
 			aliveG, errG := g.Run(mask)
 			fused += a.fusedRuns - before
 			if g.fusedRuns != 0 {
-				t.Fatal("noFused ran a pair fused")
+				t.Fatal("noFused ran a straight run")
 			}
-			if fmt.Sprint(errA) != fmt.Sprint(errG) || aliveA != aliveG || a.Steps != g.Steps || a.LaneSteps != g.LaneSteps {
-				t.Fatalf("program %d, block %d: fused: alive %#x, %d steps, %d lane steps, %v; unfused: %#x, %d, %d, %v\n%s",
-					i, block, aliveA, a.Steps, a.LaneSteps, errA, aliveG, g.Steps, g.LaneSteps, errG, src)
-			}
-			for r := range a.regs {
-				for c := range 4 {
-					for l := range Lanes {
-						if a.regs[r][c][l] != g.regs[r][c][l] {
-							t.Fatalf("program %d, block %d: register %d.%c lane %d = %#x fused, %#x unfused\n%s",
-								i, block, r, "xyzw"[c], l, a.regs[r][c][l], g.regs[r][c][l], src)
-						}
-					}
-				}
-			}
+			sameRun(t, fmt.Sprintf("program %d, block %d", i, block), [2]string{"straight", "one by one"}, a, g, aliveA, aliveG, errA, errG, src)
 			if errA != nil && !errors.Is(errA, ErrStepLimit) {
 				t.Fatalf("program %d: %v\n%s", i, errA, src)
 			}
 		}
 	}
 	if fused < programs {
-		t.Errorf("%d pairs and runs ran fused in %d programs: the path is not taken", fused, programs)
+		t.Errorf("%d straight runs in %d programs: the path is not taken", fused, programs)
+	}
+}
+
+// sameRun fails t unless machines a and g ran a block (ways names how)
+// to the same alive lanes, Steps, LaneSteps, fault and registers.
+func sameRun(t *testing.T, where string, ways [2]string, a, g *Machine, aliveA, aliveG uint64, errA, errG error, src string) {
+	t.Helper()
+	if fmt.Sprint(errA) != fmt.Sprint(errG) || aliveA != aliveG || a.Steps != g.Steps || a.LaneSteps != g.LaneSteps {
+		t.Fatalf("%s: %s: alive %#x, %d steps, %d lane steps, %v; %s: %#x, %d, %d, %v\n%s",
+			where, ways[0], aliveA, a.Steps, a.LaneSteps, errA, ways[1], aliveG, g.Steps, g.LaneSteps, errG, src)
+	}
+	for r := range a.regs {
+		if a.regs[r] == g.regs[r] {
+			continue
+		}
+		for c := range 4 {
+			for l := range Lanes {
+				if a.regs[r][c][l] != g.regs[r][c][l] {
+					t.Fatalf("%s: register %d.%c lane %d = %#x %s, %#x %s\n%s",
+						where, r, "xyzw"[c], l, a.regs[r][c][l], ways[0], g.regs[r][c][l], ways[1], src)
+				}
+			}
+		}
 	}
 }
 
@@ -236,12 +246,13 @@ func (fusedConsts) Constant(slot, elem int) ([4]uint32, error) {
 	}[elem%3], nil
 }
 
-// TestFusedForms: the pairs fused, the straight runs, and neither.
-func TestFusedForms(t *testing.T) {
-	const no, pair, run = 0, fuseMadFrc, fuseRun
+// TestStraightForms: the instructions that start a straight run and those
+// that do not.
+func TestStraightForms(t *testing.T) {
+	const no, pair, run = false, true, true
 	tests := []struct {
 		code string
-		want uint8
+		want bool
 	}{
 		{"mad r4.xy, r1.xyxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)\nfrc r1.xy, r4.xyxx\n", pair}, // the bench loop's
 		{"mad r4.xyzw, v0.xyzw, cb0[0].x, l(1, 2, 3, 4)\nfrc r4.xz, r4.xyzw\n", pair},
@@ -270,12 +281,8 @@ func TestFusedForms(t *testing.T) {
 			t.Fatalf("%d: %v\n%s", i, err, src)
 		}
 		m := NewMachine(p)
-		want := tc.want
-		if vecOK && want == pair {
-			want = run
-		}
-		if got := m.code[6].fuse; got != want {
-			t.Errorf("%d: fused %d, want %d\n%s", i, got, want, src)
+		if got := m.code[6].run != 0; got != tc.want {
+			t.Errorf("%d: a straight run %v, want %v\n%s", i, got, tc.want, src)
 		}
 	}
 }
