@@ -98,27 +98,9 @@ func TestCountedFast(t *testing.T) {
 	}
 	for i := range programs {
 		src := randomCounted(rng, names)
-		p, err := Assemble(src)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", i, err, src)
-		}
-		a, g := NewMachine(p), NewMachine(p)
-		g.noCounted = true
-		for _, m := range []*Machine{a, g} {
-			if err := m.Bind(consts{}, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
+		p, a, g := twoWays(t, i, src, consts{}, func(m *Machine) { m.noCounted = true })
 		for block := range 3 {
-			mask := AllLanes
-			if block == 1 && rng.IntN(2) == 0 {
-				mask = rng.Uint64() | 1
-			}
-			limit := DefaultStepLimit
-			if rng.IntN(6) == 0 {
-				limit = 5 + rng.IntN(60)
-			}
-			a.StepLimit, g.StepLimit = limit, limit
+			mask := blockLimits(rng, block, a, g, 6, 5, 60)
 			for v := range p.Inputs {
 				for c := range 4 {
 					x := uint32(rng.IntN(8))

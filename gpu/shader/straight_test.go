@@ -157,27 +157,9 @@ func TestStraightRuns(t *testing.T) {
 	fused := 0
 	for i := range programs {
 		src := randomFused(rng, names)
-		p, err := Assemble(src)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", i, err, src)
-		}
-		a, g := NewMachine(p), NewMachine(p)
-		g.noFused = true
-		for _, m := range []*Machine{a, g} {
-			if err := m.Bind(fusedConsts{}, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
+		p, a, g := twoWays(t, i, src, fusedConsts{}, func(m *Machine) { m.noFused = true })
 		for block := range 3 {
-			mask := AllLanes
-			if block == 1 && rng.IntN(2) == 0 {
-				mask = rng.Uint64() | 1
-			}
-			limit := DefaultStepLimit
-			if rng.IntN(5) == 0 {
-				limit = 4 + rng.IntN(30)
-			}
-			a.StepLimit, g.StepLimit = limit, limit
+			mask := blockLimits(rng, block, a, g, 5, 4, 30)
 			for v := range p.Inputs {
 				for c := range 4 {
 					for l := range Lanes {
@@ -209,6 +191,40 @@ func TestStraightRuns(t *testing.T) {
 	if fused < programs {
 		t.Errorf("%d straight runs in %d programs: the path is not taken", fused, programs)
 	}
+}
+
+// twoWays assembles program i, src, and makes two machines of it bound to
+// cb, the second set by way to run without the path under test.
+func twoWays(t *testing.T, i int, src string, cb Constants, way func(*Machine)) (p *Program, a, g *Machine) {
+	t.Helper()
+	p, err := Assemble(src)
+	if err != nil {
+		t.Fatalf("program %d: %v\n%s", i, err, src)
+	}
+	a, g = NewMachine(p), NewMachine(p)
+	way(g)
+	for _, m := range []*Machine{a, g} {
+		if err := m.Bind(cb, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p, a, g
+}
+
+// blockLimits returns the lanes of a block (block 1 partial one time in
+// two) and sets both machines' step limit: one time in n, lo plus a
+// number below span, else the default.
+func blockLimits(rng *rand.Rand, block int, a, g *Machine, n, lo, span int) uint64 {
+	mask := AllLanes
+	if block == 1 && rng.IntN(2) == 0 {
+		mask = rng.Uint64() | 1
+	}
+	limit := DefaultStepLimit
+	if rng.IntN(n) == 0 {
+		limit = lo + rng.IntN(span)
+	}
+	a.StepLimit, g.StepLimit = limit, limit
+	return mask
 }
 
 // sameRun fails t unless machines a and g ran a block (ways names how)
