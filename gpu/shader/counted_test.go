@@ -98,27 +98,9 @@ func TestCountedFast(t *testing.T) {
 	}
 	for i := range programs {
 		src := randomCounted(rng, names)
-		p, err := Assemble(src)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", i, err, src)
-		}
-		a, g := NewMachine(p), NewMachine(p)
-		g.noCounted = true
-		for _, m := range []*Machine{a, g} {
-			if err := m.Bind(consts{}, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
+		p, a, g := twoWays(t, i, src, consts{}, func(m *Machine) { m.noCounted = true })
 		for block := range 3 {
-			mask := AllLanes
-			if block == 1 && rng.IntN(2) == 0 {
-				mask = rng.Uint64() | 1
-			}
-			limit := DefaultStepLimit
-			if rng.IntN(6) == 0 {
-				limit = 5 + rng.IntN(60)
-			}
-			a.StepLimit, g.StepLimit = limit, limit
+			mask := blockLimits(rng, block, a, g, 6, 5, 60)
 			for v := range p.Inputs {
 				for c := range 4 {
 					x := uint32(rng.IntN(8))
@@ -142,22 +124,7 @@ func TestCountedFast(t *testing.T) {
 			aliveA, errA := a.Run(mask)
 			aliveG, errG := g.Run(mask)
 			fast += a.countedRuns - before
-			if fmt.Sprint(errA) != fmt.Sprint(errG) || aliveA != aliveG || a.Steps != g.Steps || a.LaneSteps != g.LaneSteps {
-				t.Fatalf("program %d, block %d: round by round: alive %#x, %d steps, %d lane steps, %v; general: %#x, %d, %d, %v\n%s",
-					i, block, aliveA, a.Steps, a.LaneSteps, errA, aliveG, g.Steps, g.LaneSteps, errG, src)
-			}
-			for r := range a.regs {
-				if a.regs[r] != g.regs[r] {
-					for c := range 4 {
-						for l := range Lanes {
-							if a.regs[r][c][l] != g.regs[r][c][l] {
-								t.Fatalf("program %d, block %d: register %d.%c lane %d = %#x round by round, %#x the general way\n%s",
-									i, block, r, "xyzw"[c], l, a.regs[r][c][l], g.regs[r][c][l], src)
-							}
-						}
-					}
-				}
-			}
+			sameRun(t, fmt.Sprintf("program %d, block %d", i, block), [2]string{"round by round", "the general way"}, a, g, aliveA, aliveG, errA, errG, src)
 			if errA != nil && !errors.Is(errA, ErrStepLimit) {
 				t.Fatalf("program %d: %v\n%s", i, errA, src)
 			}

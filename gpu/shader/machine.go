@@ -212,6 +212,9 @@ type xinst struct {
 	// konst: the sources (a bit each) the same in every lane for the
 	// draw, for dot's specialised sum (special.go; the default build).
 	konst uint8
+	// run: the length of the straight run from here (straight.go, at
+	// most 255), 0 for none.
+	run uint8
 	// counted: a loop's counted form (counted.go), nil for the others.
 	counted *countedLoop
 	// direct: with every lane active, the op may write the destination as
@@ -285,6 +288,10 @@ type Machine struct {
 	// those run round by round (counted.go; for the tests).
 	noCounted   bool
 	countedRuns int
+	// noFused runs straight runs one instruction at a time, fusedRuns
+	// counts those run straight (straight.go; for the tests).
+	noFused   bool
+	fusedRuns int
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
@@ -418,6 +425,7 @@ func NewMachine(p *Program) *Machine {
 		}
 		m.resolveUniform(x, in)
 	}
+	m.findFused(p)
 	m.uni = make([]uint8, len(m.regs))
 	return m
 }

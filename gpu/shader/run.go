@@ -136,6 +136,16 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 			m.trace.before(m, pc, tm, alive)
 		}
+		if in.run != 0 && mask == AllLanes && steps+int(in.run)-1 <= limit && m.trace == nil && !m.noFused {
+			// A straight run (straight.go): every instruction's step.
+			n := int(in.run)
+			steps += n - 1
+			lanes += uint64(n-1) * uint64(bits.OnesCount64(live))
+			m.runStraight(code[pc : pc+n])
+			m.fusedRuns++
+			pc += n
+			continue
+		}
 		switch in.op {
 		case OpNop:
 		case OpIf:
@@ -511,14 +521,7 @@ func (m *Machine) alu(in *xinst, mask uint64) {
 	var a, b, c *[4]*[Lanes]uint32
 	// A per-component op reads the components it writes.
 	if in.plain {
-		// No modifier, no relative operand: the sources as resolved.
-		a, b, c = &in.src[0].c, &in.src[1].c, &in.src[2].c
-		if in.nsrc < 3 {
-			c = a
-			if in.nsrc < 2 {
-				b = a
-			}
-		}
+		a, b, c = in.plainSrcs()
 	} else {
 		a = m.fetchRead(in, 0, in.mask)
 		b, c = a, a
@@ -530,19 +533,7 @@ func (m *Machine) alu(in *xinst, mask uint64) {
 		}
 	}
 	if in.direct && mask == AllLanes {
-		// Straight to the destination: no copy through res.
-		for k := range 4 {
-			if in.mask>>k&1 != 0 {
-				d := in.dst[k]
-				in.kernel(d, a[k], b[k], c[k])
-				switch {
-				case in.sat:
-					saturate(d)
-				case in.canon:
-					canon(d)
-				}
-			}
-		}
+		in.direct4(a, b, c)
 		return
 	}
 	for k := range 4 {
@@ -551,6 +542,36 @@ func (m *Machine) alu(in *xinst, mask uint64) {
 		}
 	}
 	m.commit(in, mask, false)
+}
+
+// plainSrcs returns the sources of an instruction with no modifier and no
+// relative operand, as resolved (the first for those it does not have).
+func (in *xinst) plainSrcs() (a, b, c *[4]*[Lanes]uint32) {
+	a, b, c = &in.src[0].c, &in.src[1].c, &in.src[2].c
+	if in.nsrc < 3 {
+		c = a
+		if in.nsrc < 2 {
+			b = a
+		}
+	}
+	return a, b, c
+}
+
+// direct4 runs a direct instruction's kernel for every lane straight to
+// its destination, no copy through res.
+func (in *xinst) direct4(a, b, c *[4]*[Lanes]uint32) {
+	for k := range 4 {
+		if in.mask>>k&1 != 0 {
+			d := in.dst[k]
+			in.kernel(d, a[k], b[k], c[k])
+			switch {
+			case in.sat:
+				saturate(d)
+			case in.canon:
+				canon(d)
+			}
+		}
+	}
 }
 
 // commit writes res (or res[0] to every component, broadcast) to the
