@@ -26,10 +26,13 @@ type Mutex struct {
 	OnBlock func(holder string, done bool)
 
 	real xsync.Mutex
-	mu   xsync.Mutex // guards the fields below
-	// owner is the simulated thread holding the lock ("" when free);
-	// waiters the parked ones, first come first served.
-	owner      string
+	// owner is the clock of the simulated thread holding the lock (nil
+	// when free), set by the Lock that took real and cleared by the Unlock
+	// before it releases real: atomic, so that an uncontended Lock takes
+	// no second lock (issue 32's draw rate: every Draw's HCONTEXT).
+	owner xsync.Pointer[clock]
+	mu    xsync.Mutex // guards the fields below
+	// waiters are the parked threads, first come first served.
 	depth      int // Locks by the owner beyond the first
 	waiters    []string
 	releasedAt int64
@@ -56,13 +59,14 @@ func (s *Sim) blocking() (park func() bool, wake func(string)) {
 // Lock takes the lock for the running simulated thread, parking it while
 // another simulated thread holds it (see SetBlocking).
 func (m *Mutex) Lock() {
-	me := m.Sim.Thread()
+	c := m.Sim.cur.Load() // (the running thread: its name is me)
 	if m.real.TryLock() {
-		m.took(me)
+		m.owner.Store(c)
 		return
 	}
+	me := c.name
 	m.mu.Lock()
-	holder := m.owner
+	holder := m.holder()
 	if holder == me {
 		m.depth++
 		m.mu.Unlock()
@@ -79,7 +83,7 @@ func (m *Mutex) Lock() {
 		if park() {
 			// The holder released the lock before it woke this thread.
 			m.real.Lock()
-			m.took(me)
+			m.owner.Store(c)
 			m.mu.Lock()
 			at := m.releasedAt
 			m.mu.Unlock()
@@ -99,13 +103,15 @@ func (m *Mutex) Lock() {
 		m.mu.Unlock()
 	}
 	m.real.Lock()
-	m.took(me)
+	m.owner.Store(c)
 }
 
-func (m *Mutex) took(me string) {
-	m.mu.Lock()
-	m.owner = me
-	m.mu.Unlock()
+// holder is the name of the owner's thread ("" when the lock is free).
+func (m *Mutex) holder() string {
+	if c := m.owner.Load(); c != nil {
+		return c.name
+	}
+	return ""
 }
 
 // Unlock releases the lock and runs the first parked waiter, if any, until
@@ -117,7 +123,7 @@ func (m *Mutex) Unlock() {
 		m.mu.Unlock()
 		return
 	}
-	m.owner = ""
+	m.owner.Store(nil)
 	m.releasedAt = m.Sim.Now()
 	var next string
 	if len(m.waiters) > 0 {
@@ -135,7 +141,5 @@ func (m *Mutex) Unlock() {
 
 // Holder is the simulated thread holding the lock ("" when it is free).
 func (m *Mutex) Holder() string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.owner
+	return m.holder()
 }
