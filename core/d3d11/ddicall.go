@@ -193,10 +193,10 @@ func (s *span) finish(err error) {
 		}
 		return
 	}
-	var hr string
-	if s.kernel {
+	hr := "S_OK" // (hresult.S_OK.Name() without the call: nearly every span)
+	if err != nil && s.kernel {
 		hr = hresult.Of(kernelErr(err)).Name()
-	} else {
+	} else if err != nil {
 		hr = hresult.Of(err).Name()
 	}
 	s.ev.Msg = errMsg(err)
