@@ -141,7 +141,7 @@ func (d *Device) fillTable() {
 	for _, e := range tableEntries {
 		var fn any
 		if e == "pfnDraw" {
-			fn = func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) }
+			fn = d.drawEntry // (set before: no closure around it, every Draw)
 		}
 		impl := e[3:]
 		switch {

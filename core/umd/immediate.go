@@ -408,7 +408,7 @@ func (d *Device) fullscreenDraw() {
 	if d.table == nil || d.table.Get("pfnDraw").Impl == "DrawFullscreen" {
 		return
 	}
-	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) })
+	d.table.Set("pfnDraw", "DrawFullscreen", d.drawEntry)
 	if d.cfg.Bugs.Has(rules.FTTable) {
 		// The bug: a create entry swapped too, while other threads may be
 		// inside CreateResource.
