@@ -290,17 +290,17 @@ func (d *Device) drainAfterDDI() {
 	}
 }
 
-// Draw calls the context's Draw; on the immediate context, the function
+// draw calls the context's Draw; on the immediate context, the function
 // pfnDraw points at, named on the event when it is not the one CreateDevice
-// put there.
-func (w ddiCall) Draw(h ddi.HDEVICE, count, start uint32) {
-	if w.funcs == nil {
-		sp := w.enter("Draw")
-		w.umd.Draw(h, count, start)
+// put there. It is the ddiCall on("", "")'s Draw without the call built
+// and passed by value (seven words, every Draw).
+func (t *ddiTable) draw(h ddi.HDEVICE, count, start uint32) {
+	if t.funcs == nil {
+		sp := t.on("", "").enter("Draw")
+		t.umd.Draw(h, count, start)
 		sp.end(nil)
 		return
 	}
-	t := w.ddiTable
 	if n := t.funcs.Writes(); t.drawFn == nil || n != t.drawAt {
 		t.drawFn, t.drawArgs, t.drawAt = t.umd.Draw, trace.Args{}, n
 		e := t.funcs.Get("pfnDraw")
@@ -313,7 +313,7 @@ func (w ddiCall) Draw(h ddi.HDEVICE, count, start uint32) {
 		}
 	}
 	var sp span
-	w.d.ddiEnterTo(&sp, w.ctx, "Draw", w.obj, w.handle, t.drawArgs)
+	t.d.ddiEnterTo(&sp, t.ctx, "Draw", "", "", t.drawArgs)
 	t.drawFn(h, count, start)
 	sp.finish(nil)
 }
