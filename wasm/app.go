@@ -40,6 +40,7 @@ type app struct {
 	cancel   uint64         // bumped by load and pause: pending run() loops stop
 	crash    string         // a panic caught while running, reported as a failure
 	ticks    uint64         // Update calls, so the pump knows whether Ebiten is running
+	pumps    atomic.Uint64  // slices the pump ran (pumpIfStalled; read without the lock)
 	// playWake wakes the pump (main_js.go) when a run starts playing: an
 	// idle page's pump sleeps on it instead of waking every 100 ms (nil
 	// natively, where there is no pump: a send to it is dropped).
@@ -217,11 +218,24 @@ func (a *app) pumpIfStalled(lastTicks uint64) uint64 {
 	defer a.mu.Unlock()
 	a.y.may = true // the pump is a goroutine of its own
 	defer func() { a.y.may = false }()
-	if a.playing && a.ticks == lastTicks && a.sliceLocked(sliceCalls) {
-		a.playing = false
+	if a.playing && a.ticks == lastTicks {
+		// A tick's calls, at the speed set (setSpeed): a run played at 10
+		// calls a tick took 2,000 at once whenever two animation frames
+		// were more than the pump's 100 ms apart.
+		n := a.speed
+		if n <= 0 {
+			n = sliceCalls
+		}
+		a.pumps.Add(1)
+		if a.sliceLocked(n) {
+			a.playing = false
+		}
 	}
 	return a.ticks
 }
+
+// pumpCount is the number of slices the pump ran (d3dsim.pumpSlices()).
+func (a *app) pumpCount() uint64 { return a.pumps.Load() }
 
 // play starts (or resumes) playing the run slice by slice.
 func (a *app) play() {

@@ -466,3 +466,27 @@ func TestFrameHashOfSamePixels(t *testing.T) {
 		t.Errorf("hashes %q", hashes)
 	}
 }
+
+// TestPumpTakesATicksCalls: the pump, which keeps a played run going when
+// no animation frame comes, runs a tick's calls at the speed set, not a
+// whole slice of 2,000 (a run played at 10 calls a tick jumped ahead
+// whenever two frames were more than 100 ms apart), and counts its slices.
+func TestPumpTakesATicksCalls(t *testing.T) {
+	a := &app{}
+	if err := a.load([]byte("dev, imm = D3D11CreateDevice\nrepeat 5000 {\n  imm.Flush\n}\n")); err != nil {
+		t.Fatal(err)
+	}
+	a.setSpeed(10)
+	a.play()
+	s0 := a.progress().Steps
+	last := a.pumpIfStalled(a.tickCount())
+	if got := a.progress().Steps - s0; got != 10 || a.pumpCount() != 1 {
+		t.Errorf("a pump slice at speed 10: %d calls, %d slices counted", got, a.pumpCount())
+	}
+	a.tick() // a tick came: the pump waits for the next stall
+	s1 := a.progress().Steps
+	a.pumpIfStalled(last)
+	if got := a.progress().Steps - s1; got != 0 || a.pumpCount() != 1 {
+		t.Errorf("after a tick the pump ran %d calls, %d slices counted", got, a.pumpCount())
+	}
+}

@@ -498,6 +498,9 @@ func installBridge(a *app) *bridge {
 		}
 		return actualFPS()
 	})
+	b.fn("pumpSlices", func(args []js.Value) any {
+		return float64(b.a.pumpCount())
+	})
 	b.fn("stageDraws", func(args []js.Value) any {
 		if stageDraws == nil {
 			return 0
@@ -598,7 +601,7 @@ func (b *bridge) changed() {
 // assets, a syntax check, the canvas's rate): they answer while a slice is
 // suspended too.
 var lockFree = map[string]bool{"scenarios": true, "scenario": true, "tutorials": true, "tutorial": true, "check": true,
-	"captureFormat": true, "fps": true}
+	"captureFormat": true, "fps": true, "pumpSlices": true}
 
 // notifyPending shows the notice the app left (a limit that stopped the
 // run, a crash), if any.

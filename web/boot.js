@@ -208,7 +208,7 @@ export function quiet(d, err) {
     check: () => ({ ok: true, error: "", line: 0, col: 0 }),
     batch: () => ({ n: 0, ints: new Int32Array(0), t: new Float64Array(0), strings: "", nstrings: 0 }),
     events: () => [], scenarios: () => [], tutorials: () => [], pixel: () => "", link: () => location.href,
-    frameSize: () => ({ width: 0, height: 0 }), fps: () => 0, stageDraws: () => 0,
+    frameSize: () => ({ width: 0, height: 0 }), fps: () => 0, stageDraws: () => 0, pumpSlices: () => 0,
   };
   for (const k of Object.keys(d)) {
     if (typeof d[k] === "function") d[k] = answers[k] || (() => null);
