@@ -9,7 +9,7 @@ import (
 )
 
 // TestEmitPartAgain: EmitPart, which stores an event the same as the one
-// four before it as that record again (emitAgain), leaves the same trace
+// four before it as that record again, leaves the same trace
 // as Emit of the same events — the events held, each subscriber's view
 // (filters of every kind), the drops, the bytes and the shapes — on random
 // runs of Draw-shaped calls and what breaks a run: another thread, another
@@ -145,7 +145,7 @@ func TestEmitPartAgain(t *testing.T) {
 // TestEmitPartAgainTwoThreads: two threads whose calls interleave, each
 // event the same as the one four before it on its own thread — a call
 // stored again right after the other thread's event — leave the same
-// trace with EmitPart as with Emit: emitAgain keeps each event's call
+// trace with EmitPart as with Emit: EmitPart's again path keeps each event's call
 // stack (partAgain.st), not the last event's.
 func TestEmitPartAgainTwoThreads(t *testing.T) {
 	var now int64
@@ -186,4 +186,43 @@ func stampedPair(now *int64, th *string) (a, b *Recorder) {
 	a.SetStamp(stamp)
 	b.SetStamp(stamp)
 	return a, b
+}
+
+// TestPartWords: samePart compares a Part's fields before From as words:
+// they must be exactly its first partWords words, no padding among them
+// (a field added before From that is not made of whole 8-byte words would
+// make it compare padding).
+func TestPartWords(t *testing.T) {
+	rt := reflect.TypeFor[Part]()
+	var size uintptr
+	for i := range rt.NumField() {
+		f := rt.Field(i)
+		if f.Name == "From" {
+			break
+		}
+		if f.Offset != size || f.Type.Size()%8 != 0 {
+			t.Fatalf("Part.%s at %d, size %d: not the next whole words (at %d)", f.Name, f.Offset, f.Type.Size(), size)
+		}
+		size += f.Type.Size()
+	}
+	if size != partWords*8 {
+		t.Fatalf("the fields before From take %d bytes, partWords is %d words", size, partWords)
+	}
+	a := Part{Name: "Draw", Ctx: "IC", From: App, Layer: Runtime}
+	for i, b := range []Part{
+		{Name: "Draw", Ctx: "IC", From: App, Layer: UMD},
+		{Name: "Draw", Ctx: "IC", From: Runtime, Layer: Runtime},
+		{Name: "Draw", Ctx: "IC", From: App, Layer: Runtime, Fence: 1},
+		{Name: "Draw", Ctx: "IC", From: App, Layer: Runtime, Args: TextArgs("x")},
+		{Name: "Draw", Ctx: "IC", Msg: "m", From: App, Layer: Runtime},
+		{Name: "Draw", Ctx: "IC", Handle: "h", From: App, Layer: Runtime},
+		{Name: "Draw"[:3], Ctx: "IC", From: App, Layer: Runtime},
+	} {
+		if samePart(&a, &b) {
+			t.Errorf("part %d: %+v is the same as %+v", i, b, a)
+		}
+	}
+	if b := a; !samePart(&a, &b) {
+		t.Error("a copy of a part is not the same")
+	}
 }

@@ -38,7 +38,7 @@ import (
 // slices (the caller owns them); At, AppendSince, ScanBack and Subscribe do
 // not allocate per event. An event the same as the one four before it (a
 // Draw that changes no state: its call and return, the runtime's and the
-// DDI's) is stored as that record again with its own time (emitAgain), and
+// DDI's) is stored as that record again with its own time (EmitPart, again), and
 // a reader that knows the earlier event can take it by its time (Repeats).
 type Recorder struct {
 	mu      xsync.Mutex
@@ -76,11 +76,11 @@ type Recorder struct {
 	far     map[uint64]uint64   // seq -> parent when the distance does not fit a record
 	// The last againN events EmitPart stored, by seq modulo againN: an
 	// event the same as the one againN before it is stored again as its
-	// record (emitAgain).
+	// record (EmitPart, again).
 	again  [againN]partAgain
-	agains uint64 // events emitAgain stored (tests)
+	agains uint64 // events EmitPart stored again (tests)
 	// The seq of the last event stored the full way (emit): every event
-	// after it emitAgain stored, each the record of the event againN
+	// after it EmitPart stored again, each the record of the event againN
 	// before it but for its time, so Repeats takes their times without
 	// comparing records.
 	fullAt uint64
@@ -398,8 +398,52 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 		return 0
 	}
 	r.mu.Lock()
-	if m := &r.again[(r.seq+1)%againN]; m.seq != 0 && m.seq+againN == r.seq+1 && m.k == k && sameRef(m.hr, hr) && samePart(&m.p, p) {
-		if seq := r.emitAgain(m); seq != 0 {
+	seq := r.seq + 1
+	// The event againN before, kept when it had no text: the same part,
+	// kind, HRESULT and scenario line, and room in the ring.
+	if m := &r.again[seq%againN]; m.next == seq && m.k == k && m.line == r.line && sameRef(m.hr, hr) && samePart(&m.p, p) &&
+		(r.limit == 0 || seq-r.first < uint64(r.limit)) {
+		// Stored again, in line (a call of its own, its frame and the arguments spilled
+		// around the stamp's call were about 20 instructions an event).
+		var t int64
+		var th string
+		if r.stamp != nil {
+			t, th = r.stamp()
+		} else {
+			if r.now != nil {
+				t = r.now()
+			}
+			if r.thread != nil {
+				th = r.thread()
+			}
+		}
+		// the same thread, and the parent emit would give the event at the
+		// same distance as the record keeps it (m.parent is never
+		// farParent, and a distance is never 0 nor seq)
+		st := m.st // (stackOf(th): th is m's thread)
+		var parent uint64
+		n := len(st.calls)
+		if n > 0 {
+			parent = st.calls[n-1].seq
+			if k == Return {
+				parent = st.calls[n-1].parent
+			}
+		}
+		if sameRef(th, m.thread) && (parent+uint64(m.parent) == seq || parent|uint64(m.parent) == 0) {
+			r.seq = seq
+			if k == Call {
+				st.calls = append(st.calls, openCall{seq, parent})
+			} else if k == Return && n > 0 {
+				st.calls = st.calls[:n-1]
+			}
+			pos := seq - 1
+			c := r.chunkFor(pos)
+			c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: m.rline}
+			m.next = seq + againN
+			r.agains++
+			if r.subKinds>>(k&31)&1 != 0 {
+				r.emitAgainSubs(seq, k)
+			}
 			r.mu.Unlock()
 			return seq
 		}
@@ -410,28 +454,29 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	e.Name, e.Ctx, e.Obj, e.Handle, e.HR = p.Name, p.Ctx, p.Obj, p.Handle, hr
 	e.Fence, e.DMA, e.Rule, e.Msg, e.Args, e.Line, e.Parent = p.Fence, 0, "", p.Msg, p.Args, 0, 0
 	line := r.line
-	seq := r.emit(e)
-	// What emitAgain needs to store the same event again as this record,
-	// when it has no text (and a near parent). (Not a record whose text
-	// was cut, past the byte limit: the same event may keep it next time.)
+	seq = r.emit(e)
+	// What the fast path above needs to store the same event again as
+	// this record, when it has no text (and a near parent). (Not a record
+	// whose text was cut, past the byte limit: the same event may keep it
+	// next time.)
 	m := &r.again[seq%againN]
-	m.seq = 0
+	m.next = 0
 	if rc := r.recordOf(seq); p.Msg == "" && p.Args.IsZero() && p.Fence == 0 && rc.parent != farParent {
-		m.seq, m.p, m.k, m.hr, m.thread, m.line, m.shape, m.parent = seq, *p, k, hr, e.Thread, line, rc.shape, rc.parent
+		m.next, m.p, m.k, m.hr, m.thread, m.line, m.shape, m.parent = seq+againN, *p, k, hr, e.Thread, line, rc.shape, rc.parent
 		m.st, m.rline = r.lastSt, rc.line // (emit's stackOf(e.Thread) left it there)
 	}
 	r.mu.Unlock()
 	return seq
 }
 
-// againN is the period of the calls EmitPart stores again (emitAgain): the
-// four events of a Draw, the runtime's call and the DDI's.
+// againN is the period of the calls EmitPart stores again: the four
+// events of a Draw, the runtime's call and the DDI's.
 const againN = 4
 
 // partAgain is what EmitPart keeps of an event it emitted: what it was
 // given and the record it stored.
 type partAgain struct {
-	seq    uint64 // the event's (0: none kept)
+	next   uint64 // the seq of the event againN after it, which may repeat it (0: none kept)
 	p      Part
 	k      Kind
 	hr     string
@@ -443,83 +488,40 @@ type partAgain struct {
 	st     *callStack // the stack of calls of its thread (stacks are never removed)
 }
 
+// partWords is the number of 8-byte words of a Part before From: its
+// strings, Args and Fence (13 where a pointer is 8 bytes, natively and
+// under WebAssembly).
+const partWords = unsafe.Offsetof(Part{}.From) / 8
+
 // samePart says whether a and b have the same strings, each at the same
-// address (or both empty), and the same fence and layers: one compare a
-// field, no byte read.
+// address, and the same fence and layers: the words of each compared, no
+// byte of a string read. (Two empty strings at different addresses are
+// not the same here: the event goes the full way.) Exclusive or of the
+// words, without a branch a word: about 40 instructions where the
+// compares of the fields one by one were 52 and a call.
 func samePart(a, b *Part) bool {
-	return a.From == b.From && a.Layer == b.Layer && a.Fence == b.Fence && sameRef(a.Name, b.Name) && sameRef(a.Ctx, b.Ctx) &&
-		sameRef(a.Obj, b.Obj) && sameRef(a.Handle, b.Handle) && sameRef(a.Msg, b.Msg) && sameRef(a.Args.b, b.Args.b)
+	if a.From != b.From || a.Layer != b.Layer {
+		return false
+	}
+	if partWords != 13 {
+		x, y := (*[partWords]uint64)(unsafe.Pointer(a)), (*[partWords]uint64)(unsafe.Pointer(b))
+		return *x == *y
+	}
+	x, y := (*[13]uint64)(unsafe.Pointer(a)), (*[13]uint64)(unsafe.Pointer(b))
+	return (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
+		(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) == 0
 }
 
-// emitAgain is EmitPart of the event m keeps, again, with its next seq
-// and its own time — a Draw that changes no state, the same four events
-// as the last Draw's: when the thread, the scenario line and the parent's
-// distance are the same too, the record is m's but for its time, stored
-// without building the event, finding its shape or looking at its text
-// (issue 32's draw rate). It returns 0, having changed nothing, when they
-// are not (EmitPart goes the full way), or when the ring is full.
-// Subscribers that take the event get it decoded from the record. The
+// emitAgainSubs hands the subscribers that take kind k the event seq,
+// stored again by EmitPart's fast path, decoded from its record. The
 // caller holds mu.
-func (r *Recorder) emitAgain(m *partAgain) uint64 {
-	if r.limit > 0 && r.held() >= uint64(r.limit) || r.line != m.line {
-		return 0
-	}
-	var t int64
-	var th string
-	if r.stamp != nil {
-		t, th = r.stamp()
-	} else {
-		if r.now != nil {
-			t = r.now()
-		}
-		if r.thread != nil {
-			th = r.thread()
-		}
-	}
-	if !sameRef(th, m.thread) {
-		return 0
-	}
-	seq := r.seq + 1
-	st := m.st // (stackOf(th): th is m's thread)
-	// the parent emit would give it, and its distance as the record keeps it
-	var parent uint64
-	if n := len(st.calls); n > 0 {
-		parent = st.calls[n-1].seq
-		if m.k == Return {
-			parent = st.calls[n-1].parent
-		}
-	}
-	var pf uint32
-	if parent != 0 {
-		pf = farParent
-		if d := seq - parent; parent < seq && d < farParent {
-			pf = uint32(d)
-		}
-	}
-	if pf != m.parent {
-		return 0
-	}
-	r.seq = seq
-	switch m.k {
-	case Call:
-		st.calls = append(st.calls, openCall{seq, parent})
-	case Return:
-		if n := len(st.calls); n > 0 {
-			st.calls = st.calls[:n-1]
-		}
-	}
-	pos := seq - 1
-	c := r.chunkFor(pos)
-	c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: m.rline}
-	m.seq = seq
-	r.agains++
-	for i := 0; r.subKinds>>(m.k&31)&1 != 0 && i < len(r.subs); i++ {
-		if sub := &r.subs[i]; sub.f.All || sub.f.Kinds>>(m.k&31)&1 != 0 {
+func (r *Recorder) emitAgainSubs(seq uint64, k Kind) {
+	for i := range r.subs {
+		if sub := &r.subs[i]; sub.f.All || sub.f.Kinds>>(k&31)&1 != 0 {
 			r.decode(seq, &r.cur)
 			sub.fn(&r.cur)
 		}
 	}
-	return seq
 }
 
 // recordOf is the record of the event seq, which is held. The caller holds
@@ -967,7 +969,7 @@ func (r *Recorder) Repeats(after uint64, period int, dst []int64) (times []int64
 	room := uint64(max(cap(dst)-len(dst), 1))
 	s, end := after+1, min(r.seq, after+room)
 	if period == againN && after >= r.fullAt {
-		// Every event after `after` emitAgain stored as the record of the
+		// Every event after `after` EmitPart stored again as the record of the
 		// event againN before it (Recorder.fullAt): their times alone.
 		// (About 15 instructions an event instead of 65.)
 		r.sure += end + 1 - s
@@ -1016,6 +1018,39 @@ func (r *Recorder) Repeats(after uint64, period int, dst []int64) (times []int64
 	newest = s > r.seq
 	r.mu.Unlock()
 	return dst, newest
+}
+
+// AgainTimes is Repeats of period four for a reader that needs one time a
+// group of four: when every event after seq after was stored again by
+// EmitPart (the record of the event four before it but for its time), it
+// appends to dst the time of event off (0-3) of each whole group of four
+// held after after, at most cap(dst)-len(dst) of them, and returns it, and
+// whether those groups end at the newest event. ok false, nothing read:
+// some event after after was stored the full way, or the group before
+// after is no longer held — the caller asks Repeats. The verifier checks a
+// Draw repeated by its DDI call's time alone: one time a Draw, not four
+// copied and looked through (issue 32's draw rate).
+func (r *Recorder) AgainTimes(after uint64, off int, dst []int64) (times []int64, newest, ok bool) {
+	r.mu.Lock()
+	if after < r.fullAt || after < againN || after+1-againN < r.first || uint(off) >= againN {
+		r.mu.Unlock()
+		return dst, false, false
+	}
+	g := min((r.seq-after)/againN, uint64(cap(dst)-len(dst)))
+	r.sure += g * againN
+	for s := after + 1 + uint64(off); s <= after+g*againN; s += againN {
+		pos := s - 1
+		c := r.chunks[pos>>chunkBits-r.c0]
+		i := pos & (chunkSize - 1)
+		t := c.t0 + int64(c.recs[i].dt)
+		if c.recs[i].dt == farTime {
+			t = c.wide[i]
+		}
+		dst = append(dst, t)
+	}
+	newest = after+g*againN == r.seq
+	r.mu.Unlock()
+	return dst, newest, true
 }
 
 // At returns the event with that seq, and false when it was dropped or not

@@ -13,8 +13,9 @@ import (
 // calls (four events, from EmitPart as the runtime emits them), state
 // changes between them, messages, lines, time jumps past a chunk's int32
 // (wide times), a ring that drops, and byte limits that drop and cut text.
+// AgainTimes, where it answers, against the same events.
 func TestRepeatsAgainstEvents(t *testing.T) {
-	reps, checked, sure := 0, 0, uint64(0)
+	reps, checked, sure, agains := 0, 0, uint64(0), 0
 	for seed := int64(1); seed <= 24; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		var now int64
@@ -104,6 +105,33 @@ func TestRepeatsAgainstEvents(t *testing.T) {
 				}
 				checked++
 				reps += len(want)
+				// AgainTimes, when it answers: every event after after
+				// repeats the one four before it, and it hands one time
+				// of each whole group of four
+				off := rng.Intn(4)
+				got, newest, ok := r.AgainTimes(after, off, make([]int64, 0, room))
+				if !ok {
+					continue
+				}
+				all := i+1 >= 4
+				for j := i + 1; all && j < len(evs); j++ {
+					all = repeats(&evs[j], &evs[j-4])
+				}
+				if !all {
+					t.Fatalf("seed %d: AgainTimes(%d) answers, but not every event after it repeats the one four before", seed, after)
+				}
+				groups := (len(evs) - i - 1) / 4
+				want = want[:0]
+				for g := 0; g < min(groups, room); g++ {
+					want = append(want, evs[i+1+off+4*g].T)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("seed %d: AgainTimes(%d, %d) with room %d = %v, the events say %v", seed, after, off, room, got, want)
+				}
+				if wantNewest := groups <= room && (len(evs)-i-1)%4 == 0; newest != wantNewest {
+					t.Fatalf("seed %d: AgainTimes(%d, %d) with room %d says newest %v, want %v", seed, after, off, room, newest, wantNewest)
+				}
+				agains++
 			}
 		}
 		sure += r.sure
@@ -111,12 +139,15 @@ func TestRepeatsAgainstEvents(t *testing.T) {
 	if reps == 0 || checked == 0 {
 		t.Fatalf("%d repeats in %d checks: the comparison proves nothing", reps, checked)
 	}
-	// (the times taken uncompared, after a run of emitAgain's events only:
+	// (the times taken uncompared, after a run of events EmitPart stored again only:
 	// Recorder.fullAt)
 	if sure == 0 {
-		t.Fatalf("no repeat was taken from emitAgain's run alone: the shortcut went untested")
+		t.Fatalf("no repeat was taken from EmitPart's run of events stored again alone: the shortcut went untested")
 	}
-	t.Logf("%d repeats in %d checks, %d taken uncompared", reps, checked, sure)
+	if agains == 0 {
+		t.Fatal("AgainTimes never answered: it went untested")
+	}
+	t.Logf("%d repeats in %d checks, %d taken uncompared, AgainTimes answered %d times", reps, checked, sure, agains)
 }
 
 // repeats is Repeats' rule on decoded events.

@@ -22,6 +22,45 @@ package verify
 func (v *Verifier) repeats() bool {
 	t := v.quietT
 	for {
+		// The common case: every event since was stored again, and the
+		// one time a call needs is its DDI call's (Recorder.AgainTimes).
+		ts, newest, ok := v.rec.AgainTimes(v.next, 1, v.times[:0])
+		if !ok {
+			return v.repeatsCompared()
+		}
+		n := len(ts)
+		for g := range n {
+			drawAt := t.drawAt
+			if v.quietDraw[0] {
+				drawAt = ts[g]
+			}
+			if v.quietDraw[1] && drawAt-max(t.lastAt, t.busyAt) > amortizePeriod {
+				n = g
+				break
+			}
+			t.drawAt = drawAt
+			if len(v.as.sawRm) > 0 {
+				delete(v.as.sawRm, v.next+uint64(4*g)+1)
+			}
+		}
+		v.quietN += n
+		v.repeatN += n
+		v.next += uint64(4 * n)
+		v.quietEnd = v.next
+		if n < len(ts) || newest || len(ts) < cap(v.times) {
+			// a warning at a call's return, the newest event, or events
+			// left that are not a whole call: Poll reads on the full way
+			// but for the newest
+			return n == len(ts) && newest
+		}
+	}
+}
+
+// repeatsCompared is repeats from the recorder's comparison of records
+// (Recorder.Repeats): some event since was stored the full way.
+func (v *Verifier) repeatsCompared() bool {
+	t := v.quietT
+	for {
 		ts, newest := v.rec.Repeats(v.next, 4, v.times[:0])
 		n := len(ts) &^ 3
 		for g := 0; g < n; g += 4 {
