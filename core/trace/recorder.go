@@ -48,6 +48,7 @@ type Recorder struct {
 	first   uint64   // seq of the oldest event held (seq+1 when none)
 	seq     uint64
 	limit   int    // 0: unbounded
+	full    uint64 // first+limit: the seq of the first event the ring has no room for (MaxUint64: unbounded)
 	dropped uint64 // events dropped from the front so far
 	// The bytes the held events take (records and text, by capacity), and
 	// the ceiling that makes the ring drop by bytes too (SetByteLimit).
@@ -85,6 +86,10 @@ type Recorder struct {
 	// comparing records.
 	fullAt uint64
 	sure   uint64 // repeats Repeats took as such, uncompared (tests)
+	// The newest chunk and its number plus one (0: none), for EmitPart's
+	// events stored again: chunkFor's look-up is about 12 instructions.
+	tail  *chunk
+	tailN uint64
 }
 
 // chunkBits sizes a chunk: 4,096 events (160 KiB of records).
@@ -236,7 +241,7 @@ type openCall struct{ seq, parent uint64 }
 // NewRecorder returns a recorder that stamps events with now() and
 // thread(), unbounded in events and bounded to DefaultByteLimit bytes.
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}, byteLimit: DefaultByteLimit}
+	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, full: math.MaxUint64, shapeID: map[shape]uint32{}, byteLimit: DefaultByteLimit}
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -245,6 +250,7 @@ func (r *Recorder) SetLimit(n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.limit = max(n, 0)
+	r.setFull()
 	if held := r.held(); r.limit > 0 && held > uint64(r.limit) {
 		r.drop(held - uint64(r.limit))
 	}
@@ -257,6 +263,14 @@ func (r *Recorder) Limit() int {
 	return r.limit
 }
 
+// setFull sets full from first and limit. The caller holds mu.
+func (r *Recorder) setFull() {
+	r.full = math.MaxUint64
+	if r.limit > 0 {
+		r.full = r.first + uint64(r.limit)
+	}
+}
+
 // held is the number of events held. The caller holds mu.
 func (r *Recorder) held() uint64 { return r.seq + 1 - r.first }
 
@@ -265,6 +279,8 @@ func (r *Recorder) held() uint64 { return r.seq + 1 - r.first }
 func (r *Recorder) drop(n uint64) {
 	r.first += n
 	r.dropped += n
+	r.setFull()
+	r.tail, r.tailN = nil, 0 // (never the newest chunk's events: kept for safety)
 	k := 0
 	for k < len(r.chunks) && (r.c0+uint64(k)+1)<<chunkBits <= r.first-1 {
 		c := r.chunks[k]
@@ -398,67 +414,87 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 		return 0
 	}
 	r.mu.Lock()
+	// The event againN before, kept when it had no text: the same part
+	// (samePart, in line), kind, HRESULT and scenario line, and room in
+	// the ring: then the same event again, stored as that record with its
+	// own time — when its thread and its parent's distance are the same
+	// too. A small function of its own, the full way in another: its frame
+	// and the values kept around the stamp's call are few (they were about
+	// 40 instructions an event with the full way in line, and a call more
+	// as emitAgain).
 	seq := r.seq + 1
-	// The event againN before, kept when it had no text: the same part,
-	// kind, HRESULT and scenario line, and room in the ring.
-	if m := &r.again[seq%againN]; m.next == seq && m.k == k && m.line == r.line && sameRef(m.hr, hr) && samePart(&m.p, p) &&
-		(r.limit == 0 || seq-r.first < uint64(r.limit)) {
-		// Stored again, in line (a call of its own, its frame and the arguments spilled
-		// around the stamp's call were about 20 instructions an event).
-		var t int64
-		var th string
-		if r.stamp != nil {
-			t, th = r.stamp()
-		} else {
-			if r.now != nil {
-				t = r.now()
-			}
-			if r.thread != nil {
-				th = r.thread()
-			}
+	m := &r.again[seq%againN]
+	x, y := (*[partWords]uint64)(unsafe.Pointer(&m.p)), (*[partWords]uint64)(unsafe.Pointer(p))
+	if m.next != seq || m.k != k || m.line != r.line || !sameRef(m.hr, hr) || m.p.From != p.From || m.p.Layer != p.Layer ||
+		partWords == 13 && (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
+			(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) != 0 ||
+		partWords != 13 && *x != *y || seq >= r.full {
+		return r.emitPart(p, k, hr)
+	}
+	// (From here on m's part, kind and HRESULT stand for the caller's, the
+	// same words: fewer values kept across the stamp's call.)
+	var t int64
+	var th string
+	if r.stamp != nil {
+		t, th = r.stamp()
+	} else {
+		if r.now != nil {
+			t = r.now()
 		}
-		// the same thread, and the parent emit would give the event at the
-		// same distance as the record keeps it (m.parent is never
-		// farParent, and a distance is never 0 nor seq)
-		st := m.st // (stackOf(th): th is m's thread)
-		var parent uint64
-		n := len(st.calls)
-		if n > 0 {
-			parent = st.calls[n-1].seq
-			if k == Return {
-				parent = st.calls[n-1].parent
-			}
-		}
-		if sameRef(th, m.thread) && (parent+uint64(m.parent) == seq || parent|uint64(m.parent) == 0) {
-			r.seq = seq
-			if k == Call {
-				st.calls = append(st.calls, openCall{seq, parent})
-			} else if k == Return && n > 0 {
-				st.calls = st.calls[:n-1]
-			}
-			pos := seq - 1
-			c := r.chunkFor(pos)
-			c.recs[pos&(chunkSize-1)] = record{dt: r.dt(c, pos, t), shape: m.shape, parent: m.parent, line: m.rline}
-			m.next = seq + againN
-			r.agains++
-			if r.subKinds>>(k&31)&1 != 0 {
-				r.emitAgainSubs(seq, k)
-			}
-			r.mu.Unlock()
-			return seq
+		if r.thread != nil {
+			th = r.thread()
 		}
 	}
+	// the same thread, and the parent emit would give the event at the
+	// same distance as the record keeps it (m.parent is never farParent,
+	// and a distance is never 0 nor seq)
+	st := m.st // (stackOf(th): th is m's thread)
+	var parent uint64
+	n := len(st.calls)
+	if n > 0 {
+		parent = st.calls[n-1].seq
+		if m.k == Return {
+			parent = st.calls[n-1].parent
+		}
+	}
+	if !sameRef(th, m.thread) || parent+uint64(m.parent) != seq && parent|uint64(m.parent) != 0 {
+		return r.emitPart(&m.p, m.k, m.hr)
+	}
+	r.seq = seq
+	if m.k == Call {
+		st.calls = append(st.calls, openCall{seq, parent})
+	} else if m.k == Return && n > 0 {
+		st.calls = st.calls[:n-1]
+	}
+	pos := seq - 1
+	c := r.tail
+	if r.tailN != pos>>chunkBits+1 {
+		c = r.chunkFor(pos)
+	}
+	rc := &c.recs[pos&(chunkSize-1)]
+	rc.dt, rc.shape, rc.parent, rc.line, rc.off = r.dt(c, pos, t), m.shape, m.parent, m.rline, 0
+	m.next = seq + againN
+	r.agains++
+	if r.subKinds>>(m.k&31)&1 != 0 {
+		r.emitAgainSubs(seq, m.k)
+	}
+	r.mu.Unlock()
+	return seq
+}
+
+// emitPart is EmitPart the full way: the event built and emitted. The
+// caller holds mu, which it releases.
+func (r *Recorder) emitPart(p *Part, k Kind, hr string) uint64 {
 	e := &r.cur
 	// (field by field: *e = Event{...} builds the event aside and copies it)
 	e.Seq, e.T, e.Thread, e.From, e.Layer, e.Kind = 0, 0, "", p.From, p.Layer, k
 	e.Name, e.Ctx, e.Obj, e.Handle, e.HR = p.Name, p.Ctx, p.Obj, p.Handle, hr
 	e.Fence, e.DMA, e.Rule, e.Msg, e.Args, e.Line, e.Parent = p.Fence, 0, "", p.Msg, p.Args, 0, 0
 	line := r.line
-	seq = r.emit(e)
-	// What the fast path above needs to store the same event again as
-	// this record, when it has no text (and a near parent). (Not a record
-	// whose text was cut, past the byte limit: the same event may keep it
-	// next time.)
+	seq := r.emit(e)
+	// What EmitPart needs to store the same event again as this record,
+	// when it has no text (and a near parent). (Not a record whose text
+	// was cut, past the byte limit: the same event may keep it next time.)
 	m := &r.again[seq%againN]
 	m.next = 0
 	if rc := r.recordOf(seq); p.Msg == "" && p.Args.IsZero() && p.Fence == 0 && rc.parent != farParent {
@@ -700,7 +736,11 @@ func (r *Recorder) chunkFor(pos uint64) *chunk {
 		}
 		r.chunks = append(r.chunks, c)
 	}
-	return r.chunks[ci-r.c0]
+	c := r.chunks[ci-r.c0]
+	if ci-r.c0 == uint64(len(r.chunks)-1) {
+		r.tail, r.tailN = c, ci+1
+	}
+	return c
 }
 
 // dt is the record's time field of the event at pos, in chunk c, at time
