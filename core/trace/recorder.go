@@ -415,7 +415,7 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	}
 	r.mu.Lock()
 	// The event againN before, kept when it had no text: the same part
-	// (samePart, in line), kind, HRESULT and scenario line, and room in
+	// (its words, in line), kind, HRESULT and scenario line, and room in
 	// the ring: then the same event again, stored as that record with its
 	// own time — when its thread and its parent's distance are the same
 	// too. A small function of its own, the full way in another: its frame
@@ -528,25 +528,6 @@ type partAgain struct {
 // strings, Args and Fence (13 where a pointer is 8 bytes, natively and
 // under WebAssembly).
 const partWords = unsafe.Offsetof(Part{}.From) / 8
-
-// samePart says whether a and b have the same strings, each at the same
-// address, and the same fence and layers: the words of each compared, no
-// byte of a string read. (Two empty strings at different addresses are
-// not the same here: the event goes the full way.) Exclusive or of the
-// words, without a branch a word: about 40 instructions where the
-// compares of the fields one by one were 52 and a call.
-func samePart(a, b *Part) bool {
-	if a.From != b.From || a.Layer != b.Layer {
-		return false
-	}
-	if partWords != 13 {
-		x, y := (*[partWords]uint64)(unsafe.Pointer(a)), (*[partWords]uint64)(unsafe.Pointer(b))
-		return *x == *y
-	}
-	x, y := (*[13]uint64)(unsafe.Pointer(a)), (*[13]uint64)(unsafe.Pointer(b))
-	return (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
-		(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) == 0
-}
 
 // emitAgainSubs hands the subscribers that take kind k the event seq,
 // stored again by EmitPart's fast path, decoded from its record. The
