@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestEmitPartAgain: EmitPart, which stores an event the same as the one
@@ -191,7 +192,8 @@ func stampedPair(now *int64, th *string) (a, b *Recorder) {
 // TestPartWords: EmitPart compares a Part's fields before From as words:
 // they must be exactly its first partWords words, no padding among them
 // (a field added before From that is not made of whole 8-byte words would
-// make it compare padding); and a part that differs in any field, a
+// make it compare padding), From and Layer one byte each side by side;
+// and a part that differs in any field, a
 // string's length included, is not stored again.
 func TestPartWords(t *testing.T) {
 	rt := reflect.TypeFor[Part]()
@@ -208,6 +210,9 @@ func TestPartWords(t *testing.T) {
 	}
 	if size != partWords*8 {
 		t.Fatalf("the fields before From take %d bytes, partWords is %d words", size, partWords)
+	}
+	if unsafe.Offsetof(Part{}.Layer) != unsafe.Offsetof(Part{}.From)+1 || unsafe.Sizeof(Part{}.From) != 1 {
+		t.Fatal("Part's From and Layer are not two bytes side by side: EmitPart compares them as one uint16")
 	}
 	a := Part{Name: "Draw", Ctx: "IC", From: App, Layer: Runtime}
 	for i, b := range []Part{

@@ -99,5 +99,6 @@ func (r *Recorder) dropBytes() {
 func (r *Recorder) SetStamp(fn func() (int64, string)) {
 	r.mu.Lock()
 	r.stamp = fn
+	r.setStampAny()
 	r.mu.Unlock()
 }

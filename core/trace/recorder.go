@@ -58,6 +58,7 @@ type Recorder struct {
 	now       func() int64
 	thread    func() string
 	stamp     func() (int64, string) // now and thread in one call (SetStamp)
+	stampAny  func() (int64, string) // stamp, or now and thread in one call: EmitPart's repeats, no test
 	line      int
 	open      map[string]*callStack // thread -> its open calls
 	lastTh    string                // the thread of the last event and
@@ -241,7 +242,28 @@ type openCall struct{ seq, parent uint64 }
 // NewRecorder returns a recorder that stamps events with now() and
 // thread(), unbounded in events and bounded to DefaultByteLimit bytes.
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, full: math.MaxUint64, shapeID: map[shape]uint32{}, byteLimit: DefaultByteLimit}
+	r := &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, full: math.MaxUint64, shapeID: map[shape]uint32{}, byteLimit: DefaultByteLimit}
+	r.setStampAny()
+	return r
+}
+
+// setStampAny sets stampAny from stamp, now and thread. The caller holds
+// mu (or has the only reference).
+func (r *Recorder) setStampAny() {
+	if r.stamp != nil {
+		r.stampAny = r.stamp
+		return
+	}
+	now, thread := r.now, r.thread
+	r.stampAny = func() (t int64, th string) {
+		if now != nil {
+			t = now()
+		}
+		if thread != nil {
+			th = thread()
+		}
+		return t, th
+	}
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -425,7 +447,8 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	seq := r.seq + 1
 	m := &r.again[seq%againN]
 	x, y := (*[partWords]uint64)(unsafe.Pointer(&m.p)), (*[partWords]uint64)(unsafe.Pointer(p))
-	if m.next != seq || m.k != k || m.line != r.line || !sameRef(m.hr, hr) || m.p.From != p.From || m.p.Layer != p.Layer ||
+	if m.next != seq || m.k != k || m.line != r.line || !sameRef(m.hr, hr) ||
+		*(*uint16)(unsafe.Pointer(&m.p.From)) != *(*uint16)(unsafe.Pointer(&p.From)) || // (From and Layer)
 		partWords == 13 && (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
 			(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) != 0 ||
 		partWords != 13 && *x != *y || seq >= r.full {
@@ -433,18 +456,7 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	}
 	// (From here on m's part, kind and HRESULT stand for the caller's, the
 	// same words: fewer values kept across the stamp's call.)
-	var t int64
-	var th string
-	if r.stamp != nil {
-		t, th = r.stamp()
-	} else {
-		if r.now != nil {
-			t = r.now()
-		}
-		if r.thread != nil {
-			th = r.thread()
-		}
-	}
+	t, th := r.stampAny()
 	// the same thread, and the parent emit would give the event at the
 	// same distance as the record keeps it (m.parent is never farParent,
 	// and a distance is never 0 nor seq)
