@@ -238,3 +238,41 @@ func TestPartWords(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitPartAgainCompactedOnTheWayBack: an event that passes EmitPart's
+// checks of its part but not of its thread goes the full way, where the
+// table of shapes may be compacted (which clears what EmitPart kept): what
+// is kept for it afterwards is its part, not the cleared one, so a later
+// event with an empty part is not stored as its record again.
+func TestEmitPartAgainCompactedOnTheWayBack(t *testing.T) {
+	var now int64
+	th := "main"
+	a, b := stampedPair(&now, &th)
+	a.SetLimit(64)
+	b.SetLimit(64)
+	api := Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"}
+	emit := func(p *Part) {
+		now += 10
+		a.EmitPart(p, Message, "")
+		b.Emit(Event{From: p.From, Layer: p.Layer, Kind: Message, Name: p.Name, Ctx: p.Ctx})
+	}
+	for range 100 { // (the ring drops: the compaction below renumbers)
+		emit(&api)
+	}
+	th = string([]byte("main")) // the same name at another address: the full way
+	a.shapeB, a.compact, b.shapeB, b.compact = minCompact+1, 0, minCompact+1, 0
+	emit(&api)
+	for _, n := range []string{"x", "y", "z"} {
+		emit(&Part{Name: n})
+	}
+	emit(&Part{})
+	ea, eb := a.Events(), b.Events()
+	if a.agains == 0 || len(ea) != len(eb) {
+		t.Fatalf("%d events stored again, %d events held, want %d", a.agains, len(ea), len(eb))
+	}
+	for i := range ea {
+		if !reflect.DeepEqual(ea[i], eb[i]) {
+			t.Fatalf("event %d:\n%+v\nwant\n%+v", i, ea[i], eb[i])
+		}
+	}
+}

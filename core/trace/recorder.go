@@ -470,7 +470,9 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 		}
 	}
 	if !sameRef(th, m.thread) || parent+uint64(m.parent) != seq && parent|uint64(m.parent) != 0 {
-		return r.emitPart(&m.p, m.k, m.hr)
+		// (a copy: emit may compact the shapes, which clears m)
+		p := m.p
+		return r.emitPart(&p, m.k, m.hr)
 	}
 	r.seq = seq
 	if m.k == Call {
