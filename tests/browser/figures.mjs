@@ -186,16 +186,29 @@ try {
       const gaps = [];
       const runs = [];
       const pollMs = [];
+      // Go's collections finished within each gap (d3dsim.goStats, where
+      // the module has it: a collection marks on the page's only thread).
+      const gcs = [];
+      const grew = []; // and the module's memory grown within it (bytes)
+      const go = () => sim.goStats?.() ?? null;
+      const go0 = go();
+      let lastGC = go0?.cycles ?? 0;
+      let lastMem = go0?.totalBytes ?? 0;
       let last = 0;
       let presented = 0;
       let lastPoll = polls.totalMs;
       const t0 = performance.now();
       await new Promise((resolve, reject) => {
         const tick = (now) => {
+          const g = go0 ? sim.goStats() : { cycles: 0, totalBytes: 0 };
           if (last) {
             gaps.push(now - last);
             pollMs.push(polls.totalMs - lastPoll);
+            gcs.push(g.cycles - lastGC);
+            grew.push(g.totalBytes - lastMem);
           }
+          lastGC = g.cycles;
+          lastMem = g.totalBytes;
           lastPoll = polls.totalMs;
           last = now;
           const c0 = performance.now();
@@ -209,6 +222,7 @@ try {
         requestAnimationFrame(tick);
       });
       const ms = performance.now() - t0;
+      const go1 = go();
       obs?.disconnect();
       const scripts = new Map();
       for (const e of loafs) {
@@ -221,7 +235,7 @@ try {
         }
       }
       return {
-        gaps, ms, presented, events: sim.summary().events, runs, pollMs,
+        gaps, ms, presented, events: sim.summary().events, runs, pollMs, gcs, grew, go0, go1,
         loaf: { n: loafs.length, ms: loafs.reduce((a, e) => a + e.duration, 0), blocking: loafs.reduce((a, e) => a + e.blockingDuration, 0),
           scripts: [...scripts].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6) },
       };
@@ -242,6 +256,21 @@ try {
     const mean = (xs, is) => (is.length ? is.reduce((a, i) => a + xs[i], 0) / is.length : 0);
     // runs[i] is the runFrame() of the frame that gap i ends (pollMs[i] the
     // polls within gap i).
+    const withGC = (is) => is.filter((i) => f.gcs[i] > 0).length;
+    if (f.go0) {
+      const d = (k) => f.go1[k] - f.go0[k];
+      const mib = (x) => (x / 2 ** 20).toFixed(1);
+      console.log(`  Go's collector: ${d("cycles")} collections in ${f.gaps.length} frames (in ${withGC(onTime)} frames on time, ${withGC(late)} of ${late.length} late), ` +
+        `${(d("allocBytes") / f.gaps.length / 1024).toFixed(0)} KiB and ${(d("allocObjects") / f.gaps.length).toFixed(0)} objects allocated a frame, ` +
+        `${(1000 * d("gcSeconds")).toFixed(0)} ms of the collector's CPU (the runtime's estimate); heap live ${mib(f.go1.liveBytes)} MiB, goal ${mib(f.go1.goalBytes)} MiB, ` +
+        `the module's memory ${mib(f.go1.totalBytes)} MiB at the end`);
+    }
+    // The longest frames, each with what ran in it: runFrame() ends the
+    // frame the gap ends (runs[i]), the polls and collections are the gap's.
+    const worst = f.gaps.map((g, i) => i).sort((a, b) => f.gaps[b] - f.gaps[a]).slice(0, 6);
+    console.log(`  the longest frames (gap ms: runFrame() ms, polls ms${f.go0 ? ", collections, memory grown MiB" : ""}): ` +
+      worst.map((i) => `#${i} ${f.gaps[i].toFixed(0)}: ${f.runs[i].toFixed(0)}, ${f.pollMs[i].toFixed(0)}` +
+        (f.go0 ? `, ${f.gcs[i]}, ${(f.grew[i] / 2 ** 20).toFixed(0)}` : "")).join("; "));
     console.log(`  frames within 1.5x the median: ${onTime.length}, runFrame() ${mean(f.runs, onTime).toFixed(1)} ms, polls ${mean(f.pollMs, onTime).toFixed(1)} ms; ` +
       `late: ${late.length}, runFrame() ${mean(f.runs, late).toFixed(1)} ms, polls ${mean(f.pollMs, late).toFixed(1)} ms, ` +
       `runFrame() p99 ${quantile(f.runs, 0.99).toFixed(1)} ms; long animation frames (50 ms or more): ${f.loaf.n}, ` +
