@@ -60,7 +60,7 @@ package main
 //	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
 //	frameSize()           -> {width, height} of the last presented frame (0, 0: none)
 //	fps()                 the canvas's frames per second (ebiten.ActualFPS)
-//	goStats()             -> {cycles, allocBytes, allocObjects, liveBytes, goalBytes, totalBytes, gcSeconds}:
+//	goStats()             -> {cycles, allocBytes, allocObjects, liveBytes, goalBytes, totalBytes, gcSeconds, scanBytes}:
 //	                         Go's collector and heap (wasm/gostats.go; the figures read it)
 //	synthetic(n)          the panel's trace becomes n synthetic events (the timeline's load test)
 //	notice                message for the page ("" for none), e.g. a damaged link;
@@ -513,6 +513,7 @@ func installBridge(a *app) *bridge {
 		o.Set("goalBytes", float64(g.GoalBytes))
 		o.Set("totalBytes", float64(g.TotalBytes))
 		o.Set("gcSeconds", g.GCSeconds)
+		o.Set("scanBytes", float64(g.ScanBytes))
 		return o
 	})
 	b.fn("stageDraws", func(args []js.Value) any {

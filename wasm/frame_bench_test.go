@@ -3,6 +3,7 @@
 package main
 
 import (
+	"runtime"
 	"testing"
 )
 
@@ -54,4 +55,10 @@ func BenchmarkPageFrame(b *testing.B) {
 		}
 		frame()
 	}
+	b.StopTimer()
+	runtime.GC()
+	g := readGoStat()
+	b.ReportMetric(float64(g.LiveBytes)/(1<<20), "live-MiB")
+	b.ReportMetric(float64(g.ScanBytes)/(1<<20), "scan-MiB")
+	runtime.KeepAlive(a)
 }

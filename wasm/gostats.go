@@ -21,6 +21,7 @@ var goStatNames = [...]string{
 	"/gc/heap/goal:bytes",
 	"/memory/classes/total:bytes",
 	"/cpu/classes/gc/total:cpu-seconds",
+	"/gc/scan/heap:bytes",
 }
 
 // goStat is one reading of goStatNames.
@@ -32,6 +33,7 @@ type goStat struct {
 	GoalBytes    uint64  // the heap size that starts the next collection
 	TotalBytes   uint64  // memory mapped by the runtime (the module's memory)
 	GCSeconds    float64 // the runtime's estimate of its collector's CPU time (updated at each collection)
+	ScanBytes    uint64  // the heap a collection scans for pointers (what its marking costs)
 }
 
 // readGoStat reads the runtime's counters.
@@ -47,7 +49,7 @@ func readGoStat() goStat {
 		}
 		return s[i].Value.Uint64()
 	}
-	g := goStat{Cycles: u(0), AllocBytes: u(1), AllocObjects: u(2), LiveBytes: u(3), GoalBytes: u(4), TotalBytes: u(5)}
+	g := goStat{Cycles: u(0), AllocBytes: u(1), AllocObjects: u(2), LiveBytes: u(3), GoalBytes: u(4), TotalBytes: u(5), ScanBytes: u(7)}
 	if v := s[6].Value; v.Kind() == metrics.KindFloat64 {
 		g.GCSeconds = v.Float64()
 	}

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,29 +59,63 @@ type Journal struct {
 	// packet word (the GPU's draw log, on its thread): a pixel history
 	// replays them for the draws it clips (history.go).
 	chargeMu sync.Mutex
-	charges  map[drawKey]machine.DrawCharge
+	charges  map[uint64]*dmaCharges // by DMA buffer
+	nCharges int                    // draws whose charge is kept
 }
 
-type drawKey struct {
-	dma  uint64
-	word int
+// dmaCharges are the charges of one DMA buffer's draws, by packet word in
+// increasing order (the order the GPU runs them in, so a draw log only
+// appends). One map entry a draw grew the map a thousand times a frame of
+// the page's draws figure: 164 bytes allocated a draw, the journal's
+// largest garbage (wasm BenchmarkPageFrame); these take about 32.
+type dmaCharges struct {
+	words   []int
+	charges []machine.DrawCharge
 }
 
 // logDraw is the GPU's draw log.
 func (j *Journal) logDraw(dma uint64, word int, c machine.DrawCharge) {
 	j.chargeMu.Lock()
-	if len(j.charges) < MaxDrawCharges {
-		j.charges[drawKey{dma, word}] = c
+	defer j.chargeMu.Unlock()
+	d := j.charges[dma]
+	if d == nil {
+		d = &dmaCharges{}
+		j.charges[dma] = d
 	}
-	j.chargeMu.Unlock()
+	if n := len(d.words); n == 0 || d.words[n-1] < word {
+		if j.nCharges < MaxDrawCharges {
+			d.words = append(d.words, word)
+			d.charges = append(d.charges, c)
+			j.nCharges++
+		}
+		return
+	}
+	// A word at or before the last (a buffer run again): in its place.
+	i, found := slices.BinarySearch(d.words, word)
+	if found {
+		d.charges[i] = c
+		return
+	}
+	if j.nCharges < MaxDrawCharges {
+		d.words = slices.Insert(d.words, i, word)
+		d.charges = slices.Insert(d.charges, i, c)
+		j.nCharges++
+	}
 }
 
 // charge is what the draw at a DMA buffer's word charged in the run.
 func (j *Journal) charge(dma uint64, word int) (machine.DrawCharge, bool) {
 	j.chargeMu.Lock()
 	defer j.chargeMu.Unlock()
-	c, ok := j.charges[drawKey{dma, word}]
-	return c, ok
+	d := j.charges[dma]
+	if d == nil {
+		return machine.DrawCharge{}, false
+	}
+	i, found := slices.BinarySearch(d.words, word)
+	if !found {
+		return machine.DrawCharge{}, false
+	}
+	return d.charges[i], true
 }
 
 // Bounds of a journal.
@@ -159,7 +194,7 @@ type dmaRec struct {
 func Record(run *scenario.Run) *Journal {
 	j := &Journal{run: run, mach: run.Machine(), rec: run.Recorder(), method: map[string]uint16{},
 		ctxIdx: map[*d3d11.DeviceContext]int16{}, last: map[int16]int32{}, devIdx: map[*d3d11.Device]int16{},
-		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}, charges: map[drawKey]machine.DrawCharge{}}
+		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}, charges: map[uint64]*dmaCharges{}}
 	run.OnCall(j.call)
 	j.mach.ObserveDMA(j.dma)
 	j.mach.SetDrawLog(j.logDraw)
