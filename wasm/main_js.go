@@ -19,6 +19,8 @@ import (
 
 func main() {
 	actualFPS = ebiten.ActualFPS
+	pageGC = newGCFloor(gcFloorBytes) // (gcfloor.go)
+	pageGC.check()
 	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load

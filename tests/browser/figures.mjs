@@ -263,7 +263,8 @@ try {
       console.log(`  Go's collector: ${d("cycles")} collections in ${f.gaps.length} frames (in ${withGC(onTime)} frames on time, ${withGC(late)} of ${late.length} late), ` +
         `${(d("allocBytes") / f.gaps.length / 1024).toFixed(0)} KiB and ${(d("allocObjects") / f.gaps.length).toFixed(0)} objects allocated a frame, ` +
         `${(1000 * d("gcSeconds")).toFixed(0)} ms of the collector's CPU (the runtime's estimate); heap live ${mib(f.go1.liveBytes)} MiB, goal ${mib(f.go1.goalBytes)} MiB, ` +
-        `the module's memory ${mib(f.go1.totalBytes)} MiB at the end`);
+        `the module's memory ${mib(f.go1.totalBytes)} MiB at the end; the frames they ended in: ` +
+        f.gcs.flatMap((n, i) => (n ? [`#${i}${late.includes(i) ? " (late)" : ""}`] : [])).join(", "));
     }
     // The longest frames, each with what ran in it: runFrame() ends the
     // frame the gap ends (runs[i]), the polls and collections are the gap's.
