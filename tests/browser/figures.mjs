@@ -272,6 +272,11 @@ try {
     console.log(`  the longest frames (gap ms: runFrame() ms, polls ms${f.go0 ? ", collections, memory grown MiB" : ""}): ` +
       worst.map((i) => `#${i} ${f.gaps[i].toFixed(0)}: ${f.runs[i].toFixed(0)}, ${f.pollMs[i].toFixed(0)}` +
         (f.go0 ? `, ${f.gcs[i]}, ${(f.grew[i] / 2 ** 20).toFixed(0)}` : "")).join("; "));
+    // Where the late frames are in the run (the p99 of 600 frames allows
+    // five): a start slower than the rest (the module's code compiled
+    // again as it gets hot, the heap's first growth) or spread alike.
+    const per = Array.from({ length: Math.ceil(f.gaps.length / 100) }, (_, k) => late.filter((i) => Math.floor(i / 100) === k).length);
+    console.log(`  late frames by hundred: ${per.join(", ")} (the first ten frames: ${late.filter((i) => i < 10).length})`);
     console.log(`  frames within 1.5x the median: ${onTime.length}, runFrame() ${mean(f.runs, onTime).toFixed(1)} ms, polls ${mean(f.pollMs, onTime).toFixed(1)} ms; ` +
       `late: ${late.length}, runFrame() ${mean(f.runs, late).toFixed(1)} ms, polls ${mean(f.pollMs, late).toFixed(1)} ms, ` +
       `runFrame() p99 ${quantile(f.runs, 0.99).toFixed(1)} ms; long animation frames (50 ms or more): ${f.loaf.n}, ` +
