@@ -133,9 +133,6 @@ func (g *stageGate) release() {
 	g.v.Call("wake")
 }
 
-// pageGC holds the page's collector to a floor (gcfloor.go; set by main).
-var pageGC *gcFloor
-
 // stageDraws counts the frames the stage was drawn (game.Draw when its frame
 // or size changed; set by main_js.go): an idle page's count stands still.
 var stageDraws func() uint64
@@ -609,9 +606,6 @@ var changing = map[string]bool{"load": true, "run": true, "step": true, "play": 
 // for instead of polling an idle page (web/controller.js). Called while a
 // slice may be suspended too: it takes no lock.
 func (b *bridge) changed() {
-	if pageGC != nil {
-		pageGC.check() // after a collection, its next goal (gcfloor.go)
-	}
 	if wakeStage != nil {
 		wakeStage()
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -34,7 +35,8 @@ const gcFloorBytes = 64 << 20
 type gcFloor struct {
 	mu      sync.Mutex // check runs after calls and after slices, on their goroutines
 	floor   uint64
-	cycles  uint64 // the collections seen
+	cycles  uint64 // the collections counted at the last check
+	checks  int    // the checks that saw a new collection (seen)
 	percent int    // the percent set last (0: none yet)
 	set     func(int) int
 	s       [3]metrics.Sample
@@ -69,9 +71,36 @@ func gcPercentFor(live, roots, floor uint64) int {
 	return max(100, p)
 }
 
+// watch calls check after every collection, from a finalizer re-armed
+// each time: whatever runs the page (the bridge's calls and slices, a
+// playing run's ticks, the pump of a hidden tab), a percent set for a
+// small heap never outlives the next collection (a percent of 1,500 left
+// on a heap of 40 MiB would put the goal past 600 MiB).
+func (f *gcFloor) watch() {
+	type sentinel struct {
+		p *int // a pointer: never the tiny allocator's (whose finalizers wait for a whole block)
+		_ [8]byte
+	}
+	var arm func()
+	arm = func() {
+		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+			f.check()
+			arm()
+		})
+	}
+	f.check()
+	arm()
+}
+
+// seen is the number of checks that found a collection.
+func (f *gcFloor) seen() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.checks
+}
+
 // check sets the percent after a collection (cheap otherwise: one counter
-// read). The bridge calls it after each call that changes the run and
-// each slice (bridge.changed).
+// read).
 func (f *gcFloor) check() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -80,6 +109,7 @@ func (f *gcFloor) check() {
 		return
 	}
 	f.cycles = f.s[0].Value.Uint64()
+	f.checks++
 	metrics.Read(f.s[1:])
 	for _, s := range f.s[1:] {
 		if s.Value.Kind() != metrics.KindUint64 {

@@ -19,8 +19,7 @@ import (
 
 func main() {
 	actualFPS = ebiten.ActualFPS
-	pageGC = newGCFloor(gcFloorBytes) // (gcfloor.go)
-	pageGC.check()
+	newGCFloor(gcFloorBytes).watch() // (gcfloor.go)
 	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load

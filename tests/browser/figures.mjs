@@ -318,6 +318,7 @@ try {
       // 60 frames to start playing, then the measured ones.
       for (let i = 0; i < 60; i++) await new Promise((r) => requestAnimationFrame(r));
       const s0 = sim.progress();
+      const go0 = sim.goStats?.() ?? null;
       const gaps = [];
       let last = 0;
       const t0 = performance.now();
@@ -332,9 +333,10 @@ try {
       });
       const ms = performance.now() - t0;
       const s1 = sim.progress();
+      const go1 = sim.goStats?.() ?? null;
       sim.pause();
       sim.setSpeed(0);
-      return { gaps, ms, presented: s1.frames - s0.frames, events: s1.events - s0.events };
+      return { gaps, ms, presented: s1.frames - s0.frames, events: s1.events - s0.events, go0, go1 };
     }, { frames: FRAMES, speed: Number(process.env.FIGURE_SPEED || 0) });
     const cpu1 = await cpuSeconds(cdp);
     const med = quantile(f.gaps, 0.5);
@@ -343,7 +345,9 @@ try {
       `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
       `(${(p99 / med).toFixed(2)}x the median); the run presented ${f.presented} frames (${((f.presented * 1000) / f.ms).toFixed(1)} a second), ` +
       `${f.events.toLocaleString("en-US")} events; ${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame ` +
-      `(the renderer ${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)})`);
+      `(the renderer ${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)})` +
+      (f.go0 ? `; Go's collector: ${f.go1.cycles - f.go0.cycles} collections, ${((f.go1.allocBytes - f.go0.allocBytes) / f.gaps.length / 1024).toFixed(0)} KiB ` +
+        `allocated an animation frame, heap live ${(f.go1.liveBytes / 2 ** 20).toFixed(1)} MiB, the module's memory ${(f.go1.totalBytes / 2 ** 20).toFixed(1)} MiB at the end` : ""));
   }
 
   // 2. The editor's check of the largest tutorial shader.
