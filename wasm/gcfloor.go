@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"sync/atomic"
 )
 
 // The page's collector starts at a floor. Go's collector starts its next
@@ -75,21 +76,27 @@ func gcPercentFor(live, roots, floor uint64) int {
 // each time: whatever runs the page (the bridge's calls and slices, a
 // playing run's ticks, the pump of a hidden tab), a percent set for a
 // small heap never outlives the next collection (a percent of 1,500 left
-// on a heap of 40 MiB would put the goal past 600 MiB).
-func (f *gcFloor) watch() {
+// on a heap of 40 MiB would put the goal past 600 MiB). stop ends it (the
+// page never does; the tests do) and leaves the percent as it was.
+func (f *gcFloor) watch() (stop func()) {
 	type sentinel struct {
 		p *int // a pointer: never the tiny allocator's (whose finalizers wait for a whole block)
 		_ [8]byte
 	}
+	var stopped atomic.Bool
 	var arm func()
 	arm = func() {
 		runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+			if stopped.Load() {
+				return
+			}
 			f.check()
 			arm()
 		})
 	}
 	f.check()
 	arm()
+	return func() { stopped.Store(true) }
 }
 
 // seen is the number of checks that found a collection.
