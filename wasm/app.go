@@ -66,7 +66,8 @@ type app struct {
 
 	y suspender // slices suspended inside long draws (yield.go)
 
-	seenBuf []trace.Event // toPresentLocked's events of one call, reused
+	seenBuf  []trace.Event // toPresentLocked's events of one call, reused
+	batchBuf []trace.Event // batch's events, reused (at most batchMax)
 }
 
 // A slice is the work the page does before it gets the thread back: an

@@ -60,6 +60,8 @@ package main
 //	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
 //	frameSize()           -> {width, height} of the last presented frame (0, 0: none)
 //	fps()                 the canvas's frames per second (ebiten.ActualFPS)
+//	goStats()             -> {cycles, allocBytes, allocObjects, liveBytes, goalBytes, totalBytes, gcSeconds, scanBytes}:
+//	                         Go's collector and heap (wasm/gostats.go; the figures read it)
 //	synthetic(n)          the panel's trace becomes n synthetic events (the timeline's load test)
 //	notice                message for the page ("" for none), e.g. a damaged link;
 //	                      also sent as a "d3dsim:notice" event on window
@@ -501,6 +503,19 @@ func installBridge(a *app) *bridge {
 	b.fn("pumpSlices", func(args []js.Value) any {
 		return float64(b.a.pumpCount())
 	})
+	b.fn("goStats", func(args []js.Value) any {
+		g := readGoStat()
+		o := js.Global().Get("Object").New()
+		o.Set("cycles", float64(g.Cycles))
+		o.Set("allocBytes", float64(g.AllocBytes))
+		o.Set("allocObjects", float64(g.AllocObjects))
+		o.Set("liveBytes", float64(g.LiveBytes))
+		o.Set("goalBytes", float64(g.GoalBytes))
+		o.Set("totalBytes", float64(g.TotalBytes))
+		o.Set("gcSeconds", g.GCSeconds)
+		o.Set("scanBytes", float64(g.ScanBytes))
+		return o
+	})
 	b.fn("stageDraws", func(args []js.Value) any {
 		if stageDraws == nil {
 			return 0
@@ -601,7 +616,7 @@ func (b *bridge) changed() {
 // assets, a syntax check, the canvas's rate): they answer while a slice is
 // suspended too.
 var lockFree = map[string]bool{"scenarios": true, "scenario": true, "tutorials": true, "tutorial": true, "check": true,
-	"captureFormat": true, "fps": true, "pumpSlices": true}
+	"captureFormat": true, "fps": true, "pumpSlices": true, "goStats": true}
 
 // notifyPending shows the notice the app left (a limit that stopped the
 // run, a crash), if any.

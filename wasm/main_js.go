@@ -19,6 +19,7 @@ import (
 
 func main() {
 	actualFPS = ebiten.ActualFPS
+	newGCFloor(gcFloorBytes).watch() // (gcfloor.go)
 	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load

@@ -105,7 +105,7 @@ func (j *Journal) Contents(c *DMACard) {
 		cp := CardPacket{Packet: j.packet(p, d, nil, c.ID)}
 		if k := j.packetCall(c.ID, p.At); k >= 0 {
 			if calls[k] == nil {
-				rec := &j.calls[k]
+				rec := j.calls.at(k)
 				calls[k] = &WaitCall{Seq: rec.seq, Name: j.methods[rec.method], Line: int(rec.line)}
 				if e, ok := j.rec.At(rec.seq); ok {
 					calls[k].T, calls[k].Ctx, calls[k].Obj = e.T, e.Ctx, e.Obj

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +31,7 @@ type Journal struct {
 	mach *machine.Machine
 	rec  *trace.Recorder
 
-	calls   []callRec
+	calls   callList
 	methods []string
 	method  map[string]uint16
 	ctxs    []*d3d11.DeviceContext
@@ -58,29 +59,63 @@ type Journal struct {
 	// packet word (the GPU's draw log, on its thread): a pixel history
 	// replays them for the draws it clips (history.go).
 	chargeMu sync.Mutex
-	charges  map[drawKey]machine.DrawCharge
+	charges  map[uint64]*dmaCharges // by DMA buffer
+	nCharges int                    // draws whose charge is kept
 }
 
-type drawKey struct {
-	dma  uint64
-	word int
+// dmaCharges are the charges of one DMA buffer's draws, by packet word in
+// increasing order (the order the GPU runs them in, so a draw log only
+// appends). One map entry a draw grew the map a thousand times a frame of
+// the page's draws figure: 164 bytes allocated a draw, the journal's
+// largest garbage (wasm BenchmarkPageFrame); these take about 32.
+type dmaCharges struct {
+	words   []int
+	charges []machine.DrawCharge
 }
 
 // logDraw is the GPU's draw log.
 func (j *Journal) logDraw(dma uint64, word int, c machine.DrawCharge) {
 	j.chargeMu.Lock()
-	if len(j.charges) < MaxDrawCharges {
-		j.charges[drawKey{dma, word}] = c
+	defer j.chargeMu.Unlock()
+	d := j.charges[dma]
+	if d == nil {
+		d = &dmaCharges{}
+		j.charges[dma] = d
 	}
-	j.chargeMu.Unlock()
+	if n := len(d.words); n == 0 || d.words[n-1] < word {
+		if j.nCharges < MaxDrawCharges {
+			d.words = append(d.words, word)
+			d.charges = append(d.charges, c)
+			j.nCharges++
+		}
+		return
+	}
+	// A word at or before the last (a buffer run again): in its place.
+	i, found := slices.BinarySearch(d.words, word)
+	if found {
+		d.charges[i] = c
+		return
+	}
+	if j.nCharges < MaxDrawCharges {
+		d.words = slices.Insert(d.words, i, word)
+		d.charges = slices.Insert(d.charges, i, c)
+		j.nCharges++
+	}
 }
 
 // charge is what the draw at a DMA buffer's word charged in the run.
 func (j *Journal) charge(dma uint64, word int) (machine.DrawCharge, bool) {
 	j.chargeMu.Lock()
 	defer j.chargeMu.Unlock()
-	c, ok := j.charges[drawKey{dma, word}]
-	return c, ok
+	d := j.charges[dma]
+	if d == nil {
+		return machine.DrawCharge{}, false
+	}
+	i, found := slices.BinarySearch(d.words, word)
+	if !found {
+		return machine.DrawCharge{}, false
+	}
+	return d.charges[i], true
 }
 
 // Bounds of a journal.
@@ -106,6 +141,40 @@ type callRec struct {
 	failed bool
 }
 
+// callList holds the journal's calls in chunks of callChunk: appending
+// never copies what is held. One slice grown by append copied all of it at
+// each growth (by a quarter, past a few hundred calls), about five times
+// the journal's size in garbage over a run: 264 KB a frame of the page's
+// draws figure of 1,000 draws, its largest allocation after the panel's
+// batches (wasm BenchmarkPageFrame), for 48 KB of calls kept; every
+// collection that garbage brings marks the page's heap on its only thread.
+type callList struct {
+	chunks [][]callRec
+	n      int
+}
+
+// callChunk is the calls of one chunk (192 KiB).
+const callChunk = 4096
+
+// at is call i (0 <= i < n).
+func (l *callList) at(i int) *callRec { return &l.chunks[i/callChunk][i%callChunk] }
+
+// add appends r.
+func (l *callList) add(r callRec) {
+	if l.n%callChunk == 0 {
+		// The first chunk grows as a slice does (a short run's journal
+		// stays small), the others are made whole.
+		var c []callRec
+		if l.n > 0 {
+			c = make([]callRec, 0, callChunk)
+		}
+		l.chunks = append(l.chunks, c)
+	}
+	c := &l.chunks[len(l.chunks)-1]
+	*c = append(*c, r)
+	l.n++
+}
+
 // stateRec is a context's bindings from one call on.
 type stateRec struct {
 	ctx  int16
@@ -125,7 +194,7 @@ type dmaRec struct {
 func Record(run *scenario.Run) *Journal {
 	j := &Journal{run: run, mach: run.Machine(), rec: run.Recorder(), method: map[string]uint16{},
 		ctxIdx: map[*d3d11.DeviceContext]int16{}, last: map[int16]int32{}, devIdx: map[*d3d11.Device]int16{},
-		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}, charges: map[drawKey]machine.DrawCharge{}}
+		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}, charges: map[uint64]*dmaCharges{}}
 	run.OnCall(j.call)
 	j.mach.ObserveDMA(j.dma)
 	j.mach.SetDrawLog(j.logDraw)
@@ -133,7 +202,7 @@ func Record(run *scenario.Run) *Journal {
 }
 
 // Calls is how many API calls the journal holds.
-func (j *Journal) Calls() int { return len(j.calls) }
+func (j *Journal) Calls() int { return j.calls.n }
 
 func (j *Journal) methodID(m string) uint16 {
 	if i, ok := j.method[m]; ok {
@@ -170,7 +239,7 @@ func (j *Journal) devID(d *d3d11.Device) int16 {
 
 // call journals one API call (scenario.Run.OnCall).
 func (j *Journal) call(c *scenario.CallDone) {
-	if len(j.calls) >= MaxCalls {
+	if j.calls.n >= MaxCalls {
 		j.Truncated = true
 		return
 	}
@@ -205,7 +274,7 @@ func (j *Journal) call(c *scenario.CallDone) {
 			r.sub, r.words = uint32(sub), uint32(words)
 		}
 	}
-	j.calls = append(j.calls, r)
+	j.calls.add(r)
 	for _, fn := range j.after {
 		fn()
 	}
@@ -262,7 +331,7 @@ func (j *Journal) snapshot(ci int16, c *d3d11.DeviceContext, look bool) int32 {
 		return i
 	}
 	i = int32(len(j.states))
-	j.states = append(j.states, stateRec{ctx: ci, call: int32(len(j.calls)), b: b})
+	j.states = append(j.states, stateRec{ctx: ci, call: int32(j.calls.n), b: b})
 	j.last[ci] = i
 	return i
 }
@@ -304,8 +373,8 @@ func (j *Journal) dma(in machine.DMAInfo) {
 // callAt is the index of the API call an event belongs to: the last call
 // whose event is at or before seq (-1: none).
 func (j *Journal) callAt(seq uint64) int {
-	i := sort.Search(len(j.calls), func(i int) bool { return j.calls[i].seq > seq })
-	for i--; i >= 0 && j.calls[i].seq == 0; i-- {
+	i := sort.Search(j.calls.n, func(i int) bool { return j.calls.at(i).seq > seq })
+	for i--; i >= 0 && j.calls.at(i).seq == 0; i-- {
 	}
 	return i
 }
@@ -341,7 +410,7 @@ func (j *Journal) packetCall(id uint64, w int) int {
 	// context only grow: the first call past (d.sub, w) wrote the packet.
 	idx := j.deviceCalls(d.dev)
 	k := sort.Search(len(idx), func(i int) bool {
-		c := &j.calls[idx[i]]
+		c := j.calls.at(int(idx[i]))
 		return c.sub > d.sub || c.sub == d.sub && int(c.words) > w
 	})
 	if k == len(idx) {
@@ -352,14 +421,14 @@ func (j *Journal) packetCall(id uint64, w int) int {
 
 // deviceCalls are the indices of device di's calls, in order.
 func (j *Journal) deviceCalls(di int16) []int32 {
-	if j.byDev == nil || j.byDevLen != len(j.calls) {
+	if j.byDev == nil || j.byDevLen != j.calls.n {
 		j.byDev = map[int16][]int32{}
-		for i := range j.calls {
-			if d := j.calls[i].dev; d >= 0 {
+		for i := range j.calls.n {
+			if d := j.calls.at(i).dev; d >= 0 {
 				j.byDev[d] = append(j.byDev[d], int32(i))
 			}
 		}
-		j.byDevLen = len(j.calls)
+		j.byDevLen = j.calls.n
 	}
 	return j.byDev[di]
 }
@@ -380,9 +449,9 @@ func (j *Journal) Resolve(at string) (uint64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("inspect: %q: line:N takes a line number", at)
 		}
-		for i := len(j.calls) - 1; i >= 0; i-- {
-			if int(j.calls[i].line) == line && j.calls[i].seq != 0 {
-				return j.calls[i].seq, nil
+		for i := j.calls.n - 1; i >= 0; i-- {
+			if int(j.calls.at(i).line) == line && j.calls.at(i).seq != 0 {
+				return j.calls.at(i).seq, nil
 			}
 		}
 		return 0, fmt.Errorf("inspect: no API call was made on line %d", line)
@@ -397,9 +466,9 @@ func (j *Journal) Resolve(at string) (uint64, error) {
 		k = n
 	}
 	var seqs []uint64
-	for i := range j.calls {
-		if j.methods[j.calls[i].method] == name && j.calls[i].seq != 0 {
-			seqs = append(seqs, j.calls[i].seq)
+	for i := range j.calls.n {
+		if j.methods[j.calls.at(i).method] == name && j.calls.at(i).seq != 0 {
+			seqs = append(seqs, j.calls.at(i).seq)
 		}
 	}
 	switch {

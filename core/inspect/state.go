@@ -133,7 +133,7 @@ func (j *Journal) State(seq uint64, ctx string) (*State, error) {
 	if k < 0 {
 		return nil, fmt.Errorf("inspect: no API call at or before event %d", seq)
 	}
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	ci := c.ctx
 	if ctx != "" {
 		ci = -1
@@ -173,7 +173,7 @@ func (j *Journal) State(seq uint64, ctx string) (*State, error) {
 
 // callRef names call k.
 func (j *Journal) callRef(k int) CallRef {
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	r := CallRef{Seq: c.seq, Name: j.methods[c.method], Line: int(c.line), Failed: c.failed, Index: k}
 	if c.ctx >= 0 {
 		r.Ctx = j.ctxs[c.ctx].Name()
@@ -184,7 +184,7 @@ func (j *Journal) callRef(k int) CallRef {
 // encoded finds the packets the UMD encoded for call k's state: those of
 // the command buffer the call's packets went into, up to its last packet.
 func (j *Journal) encoded(k int, ci int16, s *stateCtx) Encoded {
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	e := Encoded{Word: -1}
 	if ci < 0 || j.ctxs[ci] != j.ctxs[ci].Device().ImmediateContext() {
 		e.Note = "a deferred context records into a command list: the UMD encodes its state when ExecuteCommandList splices the list into the immediate context's command buffer"
@@ -245,9 +245,9 @@ func (j *Journal) encoded(k int, ci int16, s *stateCtx) Encoded {
 // prevCallEnd is where the device's recording stood before call k (0:
 // a fresh buffer).
 func prevCallEnd(j *Journal, k int) int {
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	for i := k - 1; i >= 0; i-- {
-		p := &j.calls[i]
+		p := j.calls.at(i)
 		if p.dev == c.dev {
 			if p.sub != c.sub {
 				return 0

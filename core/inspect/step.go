@@ -121,7 +121,7 @@ func (s *Session) StepQueryAt(j *Journal, seq uint64, rt string, sub *Subresourc
 	if err != nil {
 		return failed(err)
 	}
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	name := j.methods[c.method]
 	if !strings.HasPrefix(name, "Draw") || c.ctx < 0 || j.ctxs[c.ctx] != j.ctxs[c.ctx].Device().ImmediateContext() {
 		return failed(fmt.Errorf("inspect: event %d is %s: stepping a pixel needs a Draw on the immediate context", seq, name))

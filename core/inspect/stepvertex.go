@@ -44,7 +44,7 @@ func (s *Session) StepVertexQuery(j *Journal, seq uint64, v, inst uint32) *Query
 	if err != nil {
 		return failed(err)
 	}
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	si := j.stateAt(c.ctx, k)
 	if si < 0 {
 		return failed(fmt.Errorf("inspect: the journal holds no state of the draw's context at event %d", seq))
@@ -75,7 +75,7 @@ func (s *Session) StepThreadQuery(j *Journal, seq uint64, g, t [3]uint32) *Query
 	return s.shaderWatchQuery(k, seq, w, func(r *scenario.Run, rj *Journal) (any, error) {
 		// The copy stopped right after the dispatch: its context's compute
 		// shader is the one the dispatch ran.
-		cs := rj.ctxs[rj.calls[k].ctx].ComputeShader()
+		cs := rj.ctxs[rj.calls.at(k).ctx].ComputeShader()
 		switch {
 		case cs == nil:
 			return nil, fmt.Errorf("inspect: the dispatch at event %d has no compute shader bound", seq)
@@ -105,7 +105,7 @@ func (s *Session) shaderCall(j *Journal, seq uint64, prefix, what string) (int, 
 	if err != nil {
 		return -1, err
 	}
-	c := &j.calls[k]
+	c := j.calls.at(k)
 	name := j.methods[c.method]
 	if !strings.HasPrefix(name, prefix) || c.ctx < 0 || j.ctxs[c.ctx] != j.ctxs[c.ctx].Device().ImmediateContext() {
 		return -1, fmt.Errorf("inspect: event %d is %s: stepping %s needs a %s on the immediate context", seq, name, what, prefix)

@@ -186,16 +186,29 @@ try {
       const gaps = [];
       const runs = [];
       const pollMs = [];
+      // Go's collections finished within each gap (d3dsim.goStats, where
+      // the module has it: a collection marks on the page's only thread).
+      const gcs = [];
+      const grew = []; // and the module's memory grown within it (bytes)
+      const go = () => sim.goStats?.() ?? null;
+      const go0 = go();
+      let lastGC = go0?.cycles ?? 0;
+      let lastMem = go0?.totalBytes ?? 0;
       let last = 0;
       let presented = 0;
       let lastPoll = polls.totalMs;
       const t0 = performance.now();
       await new Promise((resolve, reject) => {
         const tick = (now) => {
+          const g = go0 ? sim.goStats() : { cycles: 0, totalBytes: 0 };
           if (last) {
             gaps.push(now - last);
             pollMs.push(polls.totalMs - lastPoll);
+            gcs.push(g.cycles - lastGC);
+            grew.push(g.totalBytes - lastMem);
           }
+          lastGC = g.cycles;
+          lastMem = g.totalBytes;
           lastPoll = polls.totalMs;
           last = now;
           const c0 = performance.now();
@@ -209,6 +222,7 @@ try {
         requestAnimationFrame(tick);
       });
       const ms = performance.now() - t0;
+      const go1 = go();
       obs?.disconnect();
       const scripts = new Map();
       for (const e of loafs) {
@@ -221,7 +235,7 @@ try {
         }
       }
       return {
-        gaps, ms, presented, events: sim.summary().events, runs, pollMs,
+        gaps, ms, presented, events: sim.summary().events, runs, pollMs, gcs, grew, go0, go1,
         loaf: { n: loafs.length, ms: loafs.reduce((a, e) => a + e.duration, 0), blocking: loafs.reduce((a, e) => a + e.blockingDuration, 0),
           scripts: [...scripts].sort((a, b) => b[1].ms - a[1].ms).slice(0, 6) },
       };
@@ -242,6 +256,27 @@ try {
     const mean = (xs, is) => (is.length ? is.reduce((a, i) => a + xs[i], 0) / is.length : 0);
     // runs[i] is the runFrame() of the frame that gap i ends (pollMs[i] the
     // polls within gap i).
+    const withGC = (is) => is.filter((i) => f.gcs[i] > 0).length;
+    if (f.go0) {
+      const d = (k) => f.go1[k] - f.go0[k];
+      const mib = (x) => (x / 2 ** 20).toFixed(1);
+      console.log(`  Go's collector: ${d("cycles")} collections in ${f.gaps.length} frames (in ${withGC(onTime)} frames on time, ${withGC(late)} of ${late.length} late), ` +
+        `${(d("allocBytes") / f.gaps.length / 1024).toFixed(0)} KiB and ${(d("allocObjects") / f.gaps.length).toFixed(0)} objects allocated a frame, ` +
+        `${(1000 * d("gcSeconds")).toFixed(0)} ms of the collector's CPU (the runtime's estimate); heap live ${mib(f.go1.liveBytes)} MiB, goal ${mib(f.go1.goalBytes)} MiB, ` +
+        `the module's memory ${mib(f.go1.totalBytes)} MiB at the end; the frames they ended in: ` +
+        f.gcs.flatMap((n, i) => (n ? [`#${i}${late.includes(i) ? " (late)" : ""}`] : [])).join(", "));
+    }
+    // The longest frames, each with what ran in it: runFrame() ends the
+    // frame the gap ends (runs[i]), the polls and collections are the gap's.
+    const worst = f.gaps.map((g, i) => i).sort((a, b) => f.gaps[b] - f.gaps[a]).slice(0, 6);
+    console.log(`  the longest frames (gap ms: runFrame() ms, polls ms${f.go0 ? ", collections, memory grown MiB" : ""}): ` +
+      worst.map((i) => `#${i} ${f.gaps[i].toFixed(0)}: ${f.runs[i].toFixed(0)}, ${f.pollMs[i].toFixed(0)}` +
+        (f.go0 ? `, ${f.gcs[i]}, ${(f.grew[i] / 2 ** 20).toFixed(0)}` : "")).join("; "));
+    // Where the late frames are in the run (the p99 of 600 frames allows
+    // five): a start slower than the rest (the module's code compiled
+    // again as it gets hot, the heap's first growth) or spread alike.
+    const per = Array.from({ length: Math.ceil(f.gaps.length / 100) }, (_, k) => late.filter((i) => Math.floor(i / 100) === k).length);
+    console.log(`  late frames by hundred: ${per.join(", ")} (the first ten frames: ${late.filter((i) => i < 10).length})`);
     console.log(`  frames within 1.5x the median: ${onTime.length}, runFrame() ${mean(f.runs, onTime).toFixed(1)} ms, polls ${mean(f.pollMs, onTime).toFixed(1)} ms; ` +
       `late: ${late.length}, runFrame() ${mean(f.runs, late).toFixed(1)} ms, polls ${mean(f.pollMs, late).toFixed(1)} ms, ` +
       `runFrame() p99 ${quantile(f.runs, 0.99).toFixed(1)} ms; long animation frames (50 ms or more): ${f.loaf.n}, ` +
@@ -283,6 +318,7 @@ try {
       // 60 frames to start playing, then the measured ones.
       for (let i = 0; i < 60; i++) await new Promise((r) => requestAnimationFrame(r));
       const s0 = sim.progress();
+      const go0 = sim.goStats?.() ?? null;
       const gaps = [];
       let last = 0;
       const t0 = performance.now();
@@ -297,9 +333,10 @@ try {
       });
       const ms = performance.now() - t0;
       const s1 = sim.progress();
+      const go1 = sim.goStats?.() ?? null;
       sim.pause();
       sim.setSpeed(0);
-      return { gaps, ms, presented: s1.frames - s0.frames, events: s1.events - s0.events };
+      return { gaps, ms, presented: s1.frames - s0.frames, events: s1.events - s0.events, go0, go1 };
     }, { frames: FRAMES, speed: Number(process.env.FIGURE_SPEED || 0) });
     const cpu1 = await cpuSeconds(cdp);
     const med = quantile(f.gaps, 0.5);
@@ -308,7 +345,9 @@ try {
       `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
       `(${(p99 / med).toFixed(2)}x the median); the run presented ${f.presented} frames (${((f.presented * 1000) / f.ms).toFixed(1)} a second), ` +
       `${f.events.toLocaleString("en-US")} events; ${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame ` +
-      `(the renderer ${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)})`);
+      `(the renderer ${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)})` +
+      (f.go0 ? `; Go's collector: ${f.go1.cycles - f.go0.cycles} collections, ${((f.go1.allocBytes - f.go0.allocBytes) / f.gaps.length / 1024).toFixed(0)} KiB ` +
+        `allocated an animation frame, heap live ${(f.go1.liveBytes / 2 ** 20).toFixed(1)} MiB, the module's memory ${(f.go1.totalBytes / 2 ** 20).toFixed(1)} MiB at the end` : ""));
   }
 
   // 2. The editor's check of the largest tutorial shader.
