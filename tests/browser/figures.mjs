@@ -36,6 +36,10 @@ import path from "node:path";
 import { ROOT, drawsScene, launch } from "./harness.mjs";
 
 const FRAMES = Number(process.env.FIGURE_FRAMES || 600);
+// FIGURE_WARMUP=N runs N frames of the draws figure (after its first, not
+// counted) before the 600 it counts: V8 compiles a module's functions in a
+// baseline tier first and in its optimizing tier later, while they run.
+const WARMUP = Number(process.env.FIGURE_WARMUP || 0);
 const DRAWS = 1000;
 
 // hlslBlocks returns the hlsl blocks of a scenario's text: name and lines
@@ -151,7 +155,7 @@ try {
 
   // 1. 1,000 draws a frame with the panel open.
   if (ONLY.has("draws")) {
-    const scene = drawsScene({ frames: FRAMES + 1, draws: DRAWS, size: 256 });
+    const scene = drawsScene({ frames: WARMUP + FRAMES + 1, draws: DRAWS, size: 256 });
     const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
     if (!res.ok) throw new Error(res.error);
     await page.click('.tabs [data-view="timeline"]');
@@ -168,6 +172,14 @@ try {
       tracing.on("Tracing.dataCollected", (d) => traced.push(...d.value));
       traceDone = new Promise((r) => tracing.once("Tracing.tracingComplete", r));
       await tracing.send("Tracing.start", { categories: "devtools.timeline,v8,blink,toplevel", transferMode: "ReportEvents" });
+    }
+    if (WARMUP > 0) {
+      await page.evaluate(async (n) => {
+        for (let i = 0; i < n; i++) {
+          await new Promise((r) => requestAnimationFrame(r));
+          await window.d3dsim.runFrame();
+        }
+      }, WARMUP);
     }
     const cdp = await h.browser.cdp();
     const cpu0 = await cpuSeconds(cdp);
