@@ -157,8 +157,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	cl.list = append([]ddi.AllocationListEntry(nil), dc.list...)
 	cl.groups = append([]int(nil), dc.groups...)
 	cl.used = cl.used[:0]
-	for _, r := range dc.order {
-		cl.used = append(cl.used, usedResource{r, dc.used[r]})
+	for i, r := range dc.used.keys {
+		cl.used = append(cl.used, usedResource{r, dc.written[i]})
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
 	cl.nested = dc.nested
@@ -167,16 +167,17 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	cl.versions = cl.versions[:0]
 	cl.versions = append(cl.versions, dc.superseded...)
 	dc.superseded = nil
-	for _, r := range dc.order {
+	for _, r := range dc.used.keys {
 		if a, ok := dc.versions[r]; ok {
 			cl.versions = append(cl.versions, version{r: r, alloc: a})
 		}
 	}
 	clear(dc.versions)
-	dc.cmd.Words, dc.list, dc.groups, dc.order, dc.ended = nil, nil, nil, nil, nil
+	dc.cmd.Words, dc.list, dc.groups, dc.ended = nil, nil, nil, nil
 	dc.chunks = 0
-	clear(dc.listIdx)
-	clear(dc.used)
+	dc.listIdx.reset()
+	dc.used.reset()
+	dc.written = dc.written[:0]
 	return nil
 }
 

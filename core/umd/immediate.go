@@ -531,7 +531,7 @@ func (d *immediateContext) submit() error {
 	d.gpuPred = nil         // and without predication
 	d.cs.sent = csSent{}    // the compute stage's bindings too
 	d.list = d.list[:0]
-	clear(d.listIdx)
+	d.listIdx.reset()
 	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the
 	// same sizes again, or, after a buffer that filled up, twice the
 	// command buffer (up to four times the first) with a patch-location
