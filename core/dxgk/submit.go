@@ -430,7 +430,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	var ab trace.ArgBuilder
 	ab.Int(trace.KeyPatches, int64(len(b.patches))).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.patchSub)
 	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: ab.Args(),
-		Msg: fmt.Sprintf("engine %d, submission fence %d", b.engine, b.patchSub)},
+		Msg: patchMsg(b.engine, b.patchSub)},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
 		k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
@@ -484,7 +484,7 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	sa := dxgkddi.SubmitCommandArgs{Engine: b.engine, DmaBufferID: b.id, DmaBuffer: b.words, SubmissionFenceID: b.sub,
 		Flags: dxgkddi.SubmitCommandFlags{Paging: b.paging, Present: b.present}}
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
-		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
+		Msg: submitMsg(b.engine, b.sub, len(b.words), note)}
 	if b.paging {
 		var ab trace.ArgBuilder
 		ev.Args = ab.Flag(trace.KeyPaging).Uint(trace.KeyFor, b.forDMA).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.sub).Args()
