@@ -283,19 +283,22 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	// (and those of the lists it executed when it was recorded).
 	d.adopt(cl)
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
+	pkts, allocs := d.execPkts[:0], &d.execAllocs
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
-		pkts, err := isa.Decode(group)
-		if err != nil {
+		var err error
+		if pkts, err = isa.AppendDecode(pkts[:0], group); err != nil {
 			panic(fmt.Sprintf("umd: recorded command list is malformed: %v", err)) // the UMD wrote it: a bug here
 		}
-		allocs := map[uint32]bool{}
+		allocs.reset()
 		for _, p := range pkts {
 			for _, f := range isa.AddrFields(p.Op) {
-				allocs[p.Args[f]] = true
+				if _, ok := allocs.index(p.Args[f]); !ok {
+					allocs.add(p.Args[f])
+				}
 			}
 		}
-		d.ensure(len(group), len(allocs))
+		d.ensure(len(group), len(allocs.keys))
 		base := len(d.cmd.Words)
 		d.cmd.Words = append(d.cmd.Words, group...)
 		for _, p := range pkts {
@@ -311,6 +314,8 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			}
 		}
 	}
+	clear(pkts) // drop the list's words
+	d.execPkts = pkts[:0]
 	for _, u := range cl.used {
 		if !u.r.inBuffer {
 			u.r.inBuffer = true
