@@ -146,6 +146,7 @@ type Dxgkrnl struct {
 
 type device struct {
 	h         HDevice
+	hs        string // h.String(): the trace names it every buffer
 	name      string
 	info      dxgkddi.DeviceInfo
 	contexts  []*context
@@ -164,6 +165,7 @@ func (d *device) reportsRemoval() bool { return d.removed && !d.hidden }
 
 type context struct {
 	h         HContext
+	hs        string // h.String(): the trace names it several times a buffer
 	dev       *device
 	engine    int
 	info      ContextInfo       // the sizes of its command buffer and lists now (RenderNext changes them)
@@ -348,5 +350,5 @@ func (b *dmaBuffer) handle() string {
 	if b.ctx == nil {
 		return ""
 	}
-	return b.ctx.h.String()
+	return b.ctx.hs
 }

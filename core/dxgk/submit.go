@@ -99,7 +99,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	}
 	// The verifier reads each entry's owner from here (rule WDDM-ISOLATE).
 	var ab trace.ArgBuilder
-	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(named)
+	ab.Str(trace.KeyDevice, c.dev.hs).Allocs(named)
 	for i, e := range kl {
 		if entries[i] != nil {
 			ab.Alloc(trace.Alloc{Handle: uint32(list[i].Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
@@ -130,7 +130,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	var dmaWords []uint32
 	var patches []dxgkddi.PatchLocation
 	var draws, occlQ bool
-	ev := trace.Event{Handle: h.String(), DMA: id, Args: ab.Args()}
+	ev := trace.Event{Handle: c.hs, DMA: id, Args: ab.Args()}
 	if present {
 		ev.Msg = p.describe()
 	}
