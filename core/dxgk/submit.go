@@ -118,6 +118,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 		k.lastDMA++
 		b.id = k.lastDMA
 	}
+	b.allocs = make([]*allocation, 0, named)
 	for _, a := range entries {
 		if a != nil && !uses(b, a) {
 			b.allocs = append(b.allocs, a)
@@ -192,12 +193,11 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, dmaWords, patches
 	b.draws, b.occlQ = draws, occlQ
+	b.inst = make([]uint64, len(entries))
 	for i, a := range entries {
-		var in uint64
 		if a != nil {
-			in = instanceAt(a, list[i].Allocation)
+			b.inst[i] = instanceAt(a, list[i].Allocation)
 		}
-		b.inst = append(b.inst, in)
 	}
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
