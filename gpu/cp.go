@@ -49,9 +49,12 @@ type executor struct {
 	suppressed int  // faults past maxFaultsPerBuffer
 	page       bool // the fault being recorded is a page fault (pageFault)
 
-	st   state
-	draw drawScratch
-	wx   packetWatch // the pixel watch's, while a packet runs (watch.go)
+	st state
+	// stReset: st is reset (the last buffer's end reset it): the next
+	// buffer starts from it as it is.
+	stReset bool
+	draw    drawScratch
+	wx      packetWatch // the pixel watch's, while a packet runs (watch.go)
 	// swWord is the running packet's first word, noted while a shader
 	// watch is set (shaderwatch.go).
 	swWord int
@@ -94,9 +97,10 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	if j.saved != nil {
 		ex.st = *j.saved // the state the buffer's packets set before it paused
 		j.saved = nil
-	} else {
+	} else if !ex.stReset {
 		ex.st.reset()
 	}
+	ex.stReset = false
 	e.ctr = g.ctr
 	next := ex.loop(j.dma, j.pc)
 	g.ctr = e.ctr
@@ -117,7 +121,8 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	g.stats.Packets += uint64(ex.pkt - first)
 	res := ex.res
 	ex.res = result{}
-	ex.st.reset() // drop references to memory
+	ex.st.reset() // drop references to memory; the next buffer starts from it
+	ex.stReset = true
 	ex.draw.pipe, ex.draw.pipeCache.kept = pipe{}, false
 	ex.draw.memo.forget()
 	return res

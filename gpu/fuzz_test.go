@@ -169,7 +169,8 @@ add o0, r0, r2
 `
 
 // FuzzExecute runs arbitrary words as a DMA buffer: the GPU must not panic,
-// must finish the buffer, and must honour a FENCE at its end.
+// must finish the buffer, must honour a FENCE at its end, and must leave
+// none of the buffer's state behind.
 func FuzzExecute(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(wordBytes(s))
@@ -214,6 +215,10 @@ func FuzzExecute(f *testing.F) {
 			}
 			if got := g.CompletedFence(0); got != want {
 				t.Fatalf("fence %d, want %d", got, want)
+			}
+			// Nothing the buffer set outlives it (reset clears by marks).
+			if left := stateLeft(&g.ex.st); left != "" {
+				t.Fatalf("fields the buffer set outlive it:%s", left)
 			}
 		})
 	})

@@ -96,20 +96,34 @@ type stencilState struct {
 	face                [2]isa.StencilFace
 }
 
+// state is a DMA buffer's pipeline state: what its SET_* packets set.
+// The texture, view and sampler slots are 67 KiB of its 75 KiB: reset
+// clears only the slots below texN and smpN (what the buffer may have set),
+// and the rest, regs, by one copy of its defaults. Every write of a slot
+// raises its mark (setTex, setView, setSampler, setSamplerEx);
+// TestStateResetIsComplete fails when a slot a buffer set outlives it.
 type state struct {
-	rt  [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
-	ds  surface
-	vb  [numVB]vbuf
-	ib  ibuf
-	cb  [numStages][numCB][]byte
+	regs
 	tex [numStages][numTex]surface // SET_TEX (the pixel stage's) and SET_TEX_STAGE
 	smp [numStages][numSamplers]sampler
 	// view holds each stage's SET_VIEW views (texunit.go); nil where
 	// SET_TEX bound a one-level 2D texture or nothing.
 	view [numStages][numTex]*texView
 	// texN: each stage's texture slots below it may be bound (one past the
-	// highest slot ever bound in this buffer).
-	texN  [numStages]int
+	// highest slot ever bound in this buffer); smpN the same of its
+	// samplers (the others are defaultSampler).
+	texN, smpN [numStages]int
+	// ready: reset has set the slots' defaults once (a zero state has none).
+	ready bool
+}
+
+// regs is the state but for the texture, view and sampler slots.
+type regs struct {
+	rt    [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
+	ds    surface
+	vb    [numVB]vbuf
+	ib    ibuf
+	cb    [numStages][numCB][]byte
 	vp    viewport
 	vpSet bool
 	// Viewports 1..15 (SET_VIEWPORT_N) and the scissor rectangles
@@ -162,14 +176,13 @@ var (
 		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways}}}
 )
 
-// reset sets the state every buffer starts with: nothing bound, D3D11's
-// default rasterizer (cull back, clockwise front, depth clip), blend (off,
-// write all, blend factor 1, every sample), depth-stencil (test LESS,
-// write, no stencil) and sampler (linear, clamp, border white) states, a
-// triangle-list topology, and no viewport: until SET_VIEWPORT a draw
-// covers nothing, as in Direct3D 11.
-func (s *state) reset() {
-	*s = state{
+// defaultRegs: the registers every buffer starts with: nothing bound,
+// D3D11's default rasterizer (cull back, clockwise front, depth clip), blend
+// (off, write all, blend factor 1, every sample) and depth-stencil (test
+// LESS, write, no stencil) states, a triangle-list topology, and no
+// viewport: until SET_VIEWPORT a draw covers nothing, as in Direct3D 11.
+var defaultRegs = func() regs {
+	r := regs{
 		cull:        isa.CullBack,
 		depthClip:   true,
 		depth:       depthState{enable: true, write: true, fn: isa.CmpLess},
@@ -178,14 +191,36 @@ func (s *state) reset() {
 		sampleMask:  ^uint32(0),
 		stencil:     defaultStencil,
 	}
-	for i := range s.blend {
-		s.blend[i] = defaultBlend
+	for i := range r.blend {
+		r.blend[i] = defaultBlend
 	}
-	for st := range s.smp {
-		for i := range s.smp[st] {
+	return r
+}()
+
+// reset sets the state every buffer starts with: defaultRegs, no texture
+// or view bound, every sampler defaultSampler (linear, clamp, border
+// white). It touches only the slots below the marks, so it costs what the
+// buffer set, not the state's size (it runs twice a buffer: cp.go).
+func (s *state) reset() {
+	if !s.ready {
+		*s = state{ready: true}
+		for st := range s.smp {
+			for i := range s.smp[st] {
+				s.smp[st][i] = defaultSampler
+			}
+		}
+	}
+	for st := range numStages {
+		if n := s.texN[st]; n > 0 {
+			clear(s.tex[st][:n])
+			clear(s.view[st][:n])
+		}
+		for i := range s.smpN[st] {
 			s.smp[st][i] = defaultSampler
 		}
 	}
+	s.texN, s.smpN = [numStages]int{}, [numStages]int{}
+	s.regs = defaultRegs
 }
 
 // The kinds of surface a packet names, and the formats each may have.
@@ -284,6 +319,7 @@ func (ex *executor) setSampler(stage uint32, a []uint32) {
 		ex.fault("slot %d filter %d address %d,%d: out of range", slot, filter, u, v)
 		return
 	}
+	ex.st.smpN[stage] = max(ex.st.smpN[stage], int(slot)+1)
 	ex.st.smp[stage][slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
 		float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
 }

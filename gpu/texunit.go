@@ -173,6 +173,7 @@ func (ex *executor) setSamplerEx(p isa.Packet) {
 	}
 	sm.simple = filter&(isa.FilterAniso|isa.FilterComparison) == 0 &&
 		filter&isa.FilterMinLinear != 0 == (filter&isa.FilterMagLinear != 0) && sm.u <= isa.AddrBorder && sm.v <= isa.AddrBorder
+	ex.st.smpN[stage] = max(ex.st.smpN[stage], int(slot)+1)
 	ex.st.smp[stage][slot] = sm
 }
 

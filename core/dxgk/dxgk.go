@@ -146,6 +146,7 @@ type Dxgkrnl struct {
 
 type device struct {
 	h         HDevice
+	hs        string // h.String(): the trace names it every buffer
 	name      string
 	info      dxgkddi.DeviceInfo
 	contexts  []*context
@@ -164,6 +165,7 @@ func (d *device) reportsRemoval() bool { return d.removed && !d.hidden }
 
 type context struct {
 	h         HContext
+	hs        string // h.String(): the trace names it several times a buffer
 	dev       *device
 	engine    int
 	info      ContextInfo       // the sizes of its command buffer and lists now (RenderNext changes them)
@@ -293,21 +295,34 @@ func (k *Dxgkrnl) Live() (devices, contexts, allocations int) {
 
 // ddi traces a DDI call: a Call event (layer kmd, from dxgkrnl), the call,
 // and a Return carrying the NTSTATUS name (and the error's message).
+// Its event stays on the stack: ddiRet's escapes to the heap through the
+// callback it hands the event to, an allocation a DDI.
 func (k *Dxgkrnl) ddi(name string, ev trace.Event, call func() error) error {
-	return k.ddiRet(name, ev, func(*trace.Event) error { return call() })
+	k.ddiCall(name, &ev)
+	err := call()
+	k.ddiReturn(&ev, err)
+	return err
 }
 
 // ddiRet is ddi for a call that adds to its Return event (a fence).
 func (k *Dxgkrnl) ddiRet(name string, ev trace.Event, call func(ret *trace.Event) error) error {
-	ev.Kind, ev.Layer, ev.From, ev.Name = trace.Call, trace.KMD, trace.Dxgkrnl, name
-	k.rec.Emit(ev)
+	k.ddiCall(name, &ev)
 	err := call(&ev)
+	k.ddiReturn(&ev, err)
+	return err
+}
+
+func (k *Dxgkrnl) ddiCall(name string, ev *trace.Event) {
+	ev.Kind, ev.Layer, ev.From, ev.Name = trace.Call, trace.KMD, trace.Dxgkrnl, name
+	k.rec.Emit(*ev)
+}
+
+func (k *Dxgkrnl) ddiReturn(ev *trace.Event, err error) {
 	ev.Kind, ev.HR = trace.Return, dxgkddi.StatusOf(err).Name()
 	if err != nil {
 		ev.Msg = dxgkddi.Message(err)
 	}
-	k.rec.Emit(ev)
-	return err
+	k.rec.Emit(*ev)
 }
 
 // event emits a Dxgkrnl event.
@@ -348,5 +363,5 @@ func (b *dmaBuffer) handle() string {
 	if b.ctx == nil {
 		return ""
 	}
-	return b.ctx.h.String()
+	return b.ctx.hs
 }

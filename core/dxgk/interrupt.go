@@ -251,18 +251,18 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
 	case ooo:
 		if len(sig) == 0 {
-			k.event(trace.Message, "FenceHeld", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
+			k.event(trace.Message, "FenceHeld", trace.Event{Handle: c.hs, Fence: b.fence, DMA: b.id,
 				Msg: fmt.Sprintf("%s is done before an earlier fence of %v: fence %d reads as signalled once every lower fence does", b.describe(), c.h, b.fence)})
 		}
 		for _, s := range sig {
-			ev := trace.Event{Handle: c.h.String(), Fence: s[0], DMA: s[1]}
+			ev := trace.Event{Handle: c.hs, Fence: s[0], DMA: s[1]}
 			if s[1] == b.id {
 				ev.Args = trace.UintArg(trace.KeySubfence, b.sub)
 			}
 			k.event(trace.Fence, "FenceSignaled", ev)
 		}
 	default:
-		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
+		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.hs, Fence: b.fence, DMA: b.id,
 			Args: trace.UintArg(trace.KeySubfence, b.sub)})
 	}
 	if c != nil && !dropped {

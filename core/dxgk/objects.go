@@ -21,7 +21,7 @@ func (k *Dxgkrnl) CreateDevice(name string) (HDevice, error) {
 		return 0, err
 	}
 	k.mu.Lock()
-	k.devices[h] = &device{h: h, name: name, info: args.Info}
+	k.devices[h] = &device{h: h, hs: h.String(), name: name, info: args.Info}
 	k.mu.Unlock()
 	return h, nil
 }
@@ -138,7 +138,7 @@ func (k *Dxgkrnl) CreateContextOnNode(dev HDevice, node int) (ContextInfo, error
 		AllocationListSize:    pick(k.cfg.AllocationListSize, args.Info.AllocationListSize, d.info.AllocationListSize, DefaultAllocationListSize),
 		PatchLocationListSize: pick(k.cfg.PatchLocationListSize, args.Info.PatchLocationListSize, d.info.PatchLocationListSize, DefaultPatchLocationListSize),
 	}
-	c := &context{h: h, dev: d, engine: node, info: info, first: info, dma: map[uint64]uint64{}}
+	c := &context{h: h, hs: h.String(), dev: d, engine: node, info: info, first: info, dma: map[uint64]uint64{}}
 	k.mu.Lock()
 	k.contexts[h] = c
 	d.contexts = append(d.contexts, c)

@@ -1,8 +1,6 @@
 package dxgk
 
 import (
-	"fmt"
-
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
 )
@@ -74,8 +72,7 @@ func (k *Dxgkrnl) renameLocked(a *allocation) (trace.Event, bool) {
 	a.lastRead, a.lastWrite = 0, 0 // the new instance is idle
 	var b trace.ArgBuilder
 	b.Uint(trace.KeyFrom, old.addr).Uint(trace.KeyTo, to).Int(trace.KeyCount, int64(len(a.renaming)))
-	msg := fmt.Sprintf("rename %v (%s): the instance at %#x stays with fence %d of %v; the lock gets %s at %#x, handle %v (renaming list: %d)",
-		old.h, a.obj, old.addr, old.fence, old.ctx.h, how, to, toH, len(a.renaming))
+	msg := renameMsg(old.h, a.obj, old.addr, old.fence, old.ctx.h, how, to, toH, len(a.renaming))
 	return trace.Event{Handle: toH.String(), Obj: a.obj, Fence: old.fence, Args: b.Args(), Msg: msg}, true
 }
 

@@ -99,7 +99,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	}
 	// The verifier reads each entry's owner from here (rule WDDM-ISOLATE).
 	var ab trace.ArgBuilder
-	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(named)
+	ab.Str(trace.KeyDevice, c.dev.hs).Allocs(named)
 	for i, e := range kl {
 		if entries[i] != nil {
 			ab.Alloc(trace.Alloc{Handle: uint32(list[i].Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
@@ -118,6 +118,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 		k.lastDMA++
 		b.id = k.lastDMA
 	}
+	b.allocs = make([]*allocation, 0, named)
 	for _, a := range entries {
 		if a != nil && !uses(b, a) {
 			b.allocs = append(b.allocs, a)
@@ -130,7 +131,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	var dmaWords []uint32
 	var patches []dxgkddi.PatchLocation
 	var draws, occlQ bool
-	ev := trace.Event{Handle: h.String(), DMA: id, Args: ab.Args()}
+	ev := trace.Event{Handle: c.hs, DMA: id, Args: ab.Args()}
 	if present {
 		ev.Msg = p.describe()
 	}
@@ -192,12 +193,11 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, dmaWords, patches
 	b.draws, b.occlQ = draws, occlQ
+	b.inst = make([]uint64, len(entries))
 	for i, a := range entries {
-		var in uint64
 		if a != nil {
-			in = instanceAt(a, list[i].Allocation)
+			b.inst[i] = instanceAt(a, list[i].Allocation)
 		}
-		b.inst = append(b.inst, in)
 	}
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
@@ -430,7 +430,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	var ab trace.ArgBuilder
 	ab.Int(trace.KeyPatches, int64(len(b.patches))).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.patchSub)
 	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: ab.Args(),
-		Msg: fmt.Sprintf("engine %d, submission fence %d", b.engine, b.patchSub)},
+		Msg: patchMsg(b.engine, b.patchSub)},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
 		k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
@@ -484,7 +484,7 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	sa := dxgkddi.SubmitCommandArgs{Engine: b.engine, DmaBufferID: b.id, DmaBuffer: b.words, SubmissionFenceID: b.sub,
 		Flags: dxgkddi.SubmitCommandFlags{Paging: b.paging, Present: b.present}}
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
-		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
+		Msg: submitMsg(b.engine, b.sub, len(b.words), note)}
 	if b.paging {
 		var ab trace.ArgBuilder
 		ev.Args = ab.Flag(trace.KeyPaging).Uint(trace.KeyFor, b.forDMA).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.sub).Args()

@@ -123,11 +123,12 @@ func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs) error {
 // lookup returns the driver's record of each list entry (nil if unknown).
 func (d *KMD) lookup(list []dxgkddi.AllocationListEntry) []*allocation {
 	recs := make([]*allocation, len(list))
+	copies := make([]allocation, len(list)) // one allocation for the snapshots
 	d.mu.Lock()
 	for i, e := range list {
 		if r, ok := d.allocs[e.Allocation]; ok {
-			c := *r
-			recs[i] = &c
+			copies[i] = *r
+			recs[i] = &copies[i]
 		}
 	}
 	d.mu.Unlock()
@@ -148,6 +149,10 @@ type translator struct {
 
 	draws, occlusion bool // RenderArgs.Draws, RenderArgs.OcclusionQueries
 	byPacket         bool // no run of DRAW packets at once (drawRun): for tests, the reference
+	// acc: the running packet's accesses, in accNow (two at most but for
+	// packets of more address fields), not a slice made a packet.
+	acc    []access
+	accNow [2]access
 }
 
 // access is one memory access of a packet through an address field.
@@ -258,7 +263,11 @@ func (t *translator) packet(n int, p isa.Packet) error {
 	// GPU bounds its fetches by the bindings (out-of-range reads return
 	// zero, as Direct3D 11 defines), and the bindings themselves are
 	// addresses checked here.
-	for _, ac := range accesses(p) {
+	if t.acc == nil {
+		t.acc = t.accNow[:0]
+	}
+	t.acc = accesses(t.acc[:0], p)
+	for _, ac := range t.acc {
 		if err := t.address(n, p, ac); err != nil {
 			return err
 		}
@@ -324,9 +333,9 @@ func (t *translator) displayable(i int, primary bool) error {
 	return nil
 }
 
-// accesses lists the memory a packet reaches through its address fields
-// (isa.AddrFields) and how many bytes from each address.
-func accesses(p isa.Packet) []access {
+// accesses appends to dst the memory a packet reaches through its address
+// fields (isa.AddrFields) and how many bytes from each address.
+func accesses(dst []access, p isa.Packet) []access {
 	a := p.Args
 	surf := func(field int, what string) access {
 		ext, _ := surfaceExtent(a[field+2], a[field+3], a[field+4], isa.Format(a[field+5]))
@@ -334,62 +343,62 @@ func accesses(p isa.Packet) []access {
 	}
 	switch p.Op {
 	case isa.OpSetRT:
-		return []access{surf(0, "render target")}
+		return append(dst, surf(0, "render target"))
 	case isa.OpSetDS:
-		return []access{surf(0, "depth buffer")}
+		return append(dst, surf(0, "depth buffer"))
 	case isa.OpSetVB:
-		return []access{{1, uint64(a[3]), "vertex buffer"}}
+		return append(dst, access{1, uint64(a[3]), "vertex buffer"})
 	case isa.OpSetIB:
-		return []access{{0, uint64(a[2]), "index buffer"}}
+		return append(dst, access{0, uint64(a[2]), "index buffer"})
 	case isa.OpSetCB:
-		return []access{{2, uint64(a[4]), "constant buffer"}}
+		return append(dst, access{2, uint64(a[4]), "constant buffer"})
 	case isa.OpSetTex:
-		return []access{surf(1, "texture")}
+		return append(dst, surf(1, "texture"))
 	case isa.OpSetRTSlot:
-		return []access{surf(1, "render target")}
+		return append(dst, surf(1, "render target"))
 	case isa.OpSetTexStage:
-		return []access{surf(2, "texture")}
+		return append(dst, surf(2, "texture"))
 	case isa.OpClearStencil:
-		return []access{surf(0, "cleared depth buffer")}
+		return append(dst, surf(0, "cleared depth buffer"))
 	case isa.OpDrawIndirect:
 		// The GPU reads the draw's arguments there: the buffer must hold
 		// them ("ID3D11DeviceContext::DrawInstancedIndirect").
-		return []access{{0, isa.IndirectDrawBytes, "indirect arguments"}}
+		return append(dst, access{0, isa.IndirectDrawBytes, "indirect arguments"})
 	case isa.OpDrawIndexedIndirect:
-		return []access{{0, isa.IndirectIndexBytes, "indirect arguments"}}
+		return append(dst, access{0, isa.IndirectIndexBytes, "indirect arguments"})
 	case isa.OpSetView:
-		return []access{{1, viewExtent(a), "texture view"}}
+		return append(dst, access{1, viewExtent(a), "texture view"})
 	case isa.OpClearRT:
-		return []access{surf(0, "cleared render target")}
+		return append(dst, surf(0, "cleared render target"))
 	case isa.OpClearDS:
-		return []access{surf(0, "cleared depth buffer")}
+		return append(dst, surf(0, "cleared depth buffer"))
 	case isa.OpCopy:
-		return []access{{0, uint64(a[4]), "copy destination"}, {2, uint64(a[4]), "copy source"}}
+		return append(dst, access{0, uint64(a[4]), "copy destination"}, access{2, uint64(a[4]), "copy source"})
 	case isa.OpWrite:
-		return []access{{0, uint64(a[2]), "write destination"}}
+		return append(dst, access{0, uint64(a[2]), "write destination"})
 	case isa.OpFill:
-		return []access{{0, uint64(a[2]), "fill destination"}}
+		return append(dst, access{0, uint64(a[2]), "fill destination"})
 	case isa.OpQuery:
-		return []access{{1, isa.QueryBytes(a[0]), "query result"}}
+		return append(dst, access{1, isa.QueryBytes(a[0]), "query result"})
 	case isa.OpSetPredication:
-		return []access{{0, 8, "predicate"}}
+		return append(dst, access{0, 8, "predicate"})
 	case isa.OpScanout:
-		return []access{surf(0, "scanout surface")}
+		return append(dst, surf(0, "scanout surface"))
 	case isa.OpSetProgram:
-		return []access{{1, 4 * uint64(a[3]), "program"}}
+		return append(dst, access{1, 4 * uint64(a[3]), "program"})
 	case isa.OpSetUAV:
 		// The view's bytes and its hidden counter's word (the GPU bounds
 		// every access by the view).
-		return []access{{1, uint64(a[5]), "unordered access view"}, {10, 4, "UAV counter"}}
+		return append(dst, access{1, uint64(a[5]), "unordered access view"}, access{10, 4, "UAV counter"})
 	case isa.OpDispatchIndirect:
-		return []access{{0, isa.IndirectDispatchBytes, "indirect dispatch arguments"}}
+		return append(dst, access{0, isa.IndirectDispatchBytes, "indirect dispatch arguments"})
 	case isa.OpSetSOTarget:
 		// The buffer's bytes the stage may write and its filled size.
-		return []access{{1, uint64(a[3]), "stream-output buffer"}, {4, 4, "stream-output filled size"}}
+		return append(dst, access{1, uint64(a[3]), "stream-output buffer"}, access{4, 4, "stream-output filled size"})
 	case isa.OpDrawAuto:
-		return []access{{0, 4, "stream-output filled size"}}
+		return append(dst, access{0, 4, "stream-output filled size"})
 	case isa.OpClearUAV:
-		return []access{{0, uint64(a[4]), "unordered access view"}}
+		return append(dst, access{0, uint64(a[4]), "unordered access view"})
 	case isa.OpSetRTLayers:
 		// Every slice: the first's surface and the others slicePitch
 		// apart (isa/layers.go).
@@ -398,20 +407,19 @@ func accesses(p isa.Packet) []access {
 		if !ok {
 			all = math.MaxUint64
 		}
-		return []access{{1, all, "layered render target"}}
+		return append(dst, access{1, all, "layered render target"})
 	case isa.OpResolve:
 		// The destination's pixels and the source's samples, side by side
 		// (a row of width x samples texels: isa.OpSetSamples).
 		fm := isa.Format(a[8])
-		dst, _ := surfaceExtent(a[4], a[5], a[6], fm)
-		src, _ := surfaceExtent(a[4]*min(a[9], isa.MaxSamples), a[5], a[7], fm)
-		return []access{{0, dst, "resolve destination"}, {2, src, "resolve source"}}
+		to, _ := surfaceExtent(a[4], a[5], a[6], fm)
+		from, _ := surfaceExtent(a[4]*min(a[9], isa.MaxSamples), a[5], a[7], fm)
+		return append(dst, access{0, to, "resolve destination"}, access{2, from, "resolve source"})
 	}
-	var out []access
 	for _, f := range isa.AddrFields(p.Op) {
-		out = append(out, access{field: f, what: "address"})
+		dst = append(dst, access{field: f, what: "address"})
 	}
-	return out
+	return dst
 }
 
 // viewExtent is the bytes a SET_VIEW reaches from its address: a buffer

@@ -157,8 +157,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	cl.list = append([]ddi.AllocationListEntry(nil), dc.list...)
 	cl.groups = append([]int(nil), dc.groups...)
 	cl.used = cl.used[:0]
-	for _, r := range dc.order {
-		cl.used = append(cl.used, usedResource{r, dc.used[r]})
+	for i, r := range dc.used.keys {
+		cl.used = append(cl.used, usedResource{r, dc.written[i]})
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
 	cl.nested = dc.nested
@@ -167,16 +167,17 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	cl.versions = cl.versions[:0]
 	cl.versions = append(cl.versions, dc.superseded...)
 	dc.superseded = nil
-	for _, r := range dc.order {
+	for _, r := range dc.used.keys {
 		if a, ok := dc.versions[r]; ok {
 			cl.versions = append(cl.versions, version{r: r, alloc: a})
 		}
 	}
 	clear(dc.versions)
-	dc.cmd.Words, dc.list, dc.groups, dc.order, dc.ended = nil, nil, nil, nil, nil
+	dc.cmd.Words, dc.list, dc.groups, dc.ended = nil, nil, nil, nil
 	dc.chunks = 0
-	clear(dc.listIdx)
-	clear(dc.used)
+	dc.listIdx.reset()
+	dc.used.reset()
+	dc.written = dc.written[:0]
 	return nil
 }
 
@@ -282,19 +283,22 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	// (and those of the lists it executed when it was recorded).
 	d.adopt(cl)
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
+	pkts, allocs := d.execPkts[:0], &d.execAllocs
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
-		pkts, err := isa.Decode(group)
-		if err != nil {
+		var err error
+		if pkts, err = isa.AppendDecode(pkts[:0], group); err != nil {
 			panic(fmt.Sprintf("umd: recorded command list is malformed: %v", err)) // the UMD wrote it: a bug here
 		}
-		allocs := map[uint32]bool{}
+		allocs.reset()
 		for _, p := range pkts {
 			for _, f := range isa.AddrFields(p.Op) {
-				allocs[p.Args[f]] = true
+				if _, ok := allocs.index(p.Args[f]); !ok {
+					allocs.add(p.Args[f])
+				}
 			}
 		}
-		d.ensure(len(group), len(allocs))
+		d.ensure(len(group), len(allocs.keys))
 		base := len(d.cmd.Words)
 		d.cmd.Words = append(d.cmd.Words, group...)
 		for _, p := range pkts {
@@ -310,6 +314,8 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			}
 		}
 	}
+	clear(pkts) // drop the list's words
+	d.execPkts = pkts[:0]
 	for _, u := range cl.used {
 		if !u.r.inBuffer {
 			u.r.inBuffer = true

@@ -32,8 +32,8 @@ type context struct {
 	st      state
 	cmd     isa.Builder
 	list    []ddi.AllocationListEntry
-	listIdx map[ddi.HALLOCATION]int
-	ended   []*query // queries whose End rides on the recording
+	listIdx firstUse[ddi.HALLOCATION] // c.list's allocations, numbered as in it
+	ended   []*query                  // queries whose End rides on the recording
 	// Predication (queries.go): what SetPredication set (pred nil: none),
 	// and what the recording's last SET_PREDICATION set on the GPU.
 	pred, gpuPred           *query
@@ -255,7 +255,7 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
-		fail: map[string]int{}, listIdx: map[ddi.HALLOCATION]int{}, st: freshState()}
+		fail: map[string]int{}, st: freshState()}
 }
 
 // recorder is where the two kinds of context differ while encoding a
@@ -422,11 +422,10 @@ const (
 // refAlloc puts an allocation on the list and returns the list-relative
 // address of offset inside it.
 func (c *context) refAlloc(a ddi.HALLOCATION, write bool, offset uint32) uint64 {
-	i, ok := c.listIdx[a]
+	i, ok := c.listIdx.index(a)
 	if !ok {
-		i = len(c.list)
+		i = c.listIdx.add(a)
 		c.list = append(c.list, ddi.AllocationListEntry{Allocation: a})
-		c.listIdx[a] = i
 	}
 	if write {
 		c.list[i].WriteOperation = true

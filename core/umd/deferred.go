@@ -27,10 +27,10 @@ type deferredContext struct {
 	context
 	local      map[uint32]uint32             // context-local handle -> immediate handle (guarded by mu)
 	groups     []int                         // word offsets of self-contained packet groups
-	used       map[*resource]bool            // resources recorded, and whether written
+	used       firstUse[*resource]           // resources recorded and renamed, in first-use order
+	written    []bool                        // written[i]: the recording writes used.keys[i]
 	versions   map[*resource]ddi.HALLOCATION // resources renamed by Map(WRITE_DISCARD)
 	superseded []version                     // versions a later WRITE_DISCARD replaced after the recording used them
-	order      []*resource                   // used and versions' resources, in first-use order
 	failed     bool                          // reported an error: the recording is discarded
 	chunks     int                           // command-buffer's worths recorded so far
 	nested     []*commandList                // lists executed into the recording
@@ -46,7 +46,7 @@ const deferredCmdCap = 1 << 28
 
 func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferredContext {
 	c := &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
-		local: map[uint32]uint32{}, used: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{}}
+		local: map[uint32]uint32{}, versions: map[*resource]ddi.HALLOCATION{}}
 	c.onGPU = unknownGPU // its commands run after the immediate context's
 	c.cs.sent = csUnknown
 	return c
@@ -76,15 +76,22 @@ func (c *deferredContext) ensure(words, _ int) {
 // ref records r as used by the command list, naming the list's own version
 // of r when a Map(WRITE_DISCARD) on this context renamed it.
 func (c *deferredContext) ref(r *resource, write bool, offset uint32) uint64 {
-	if _, ok := c.used[r]; !ok {
-		c.order = append(c.order, r)
-	}
-	c.used[r] = c.used[r] || write
+	c.use(r, write)
 	a := r.alloc
 	if v, ok := c.versions[r]; ok {
 		a = v
 	}
 	return c.refAlloc(a, write, offset)
+}
+
+// use notes r as used by the recording, and written if write.
+func (c *deferredContext) use(r *resource, write bool) {
+	i, ok := c.used.index(r)
+	if !ok {
+		i = c.used.add(r)
+		c.written = append(c.written, false)
+	}
+	c.written[i] = c.written[i] || write
 }
 
 // unknownHandle stands for a context-local handle that is not open: it names
@@ -344,7 +351,7 @@ func (c *deferredContext) resourceMap(h ddi.HRESOURCE, t ddi.MapType) (ddi.Mappe
 			return ddi.MappedSubresource{}, err
 		}
 		if old, ok := c.versions[r]; ok {
-			if _, used := c.listIdx[old]; used {
+			if _, used := c.listIdx.index(old); used {
 				c.superseded = append(c.superseded, version{r: r, alloc: old, superseded: true})
 			} else {
 				c.dealloc(r.rt, old, r.args.Obj) // discarded again before any use was recorded
@@ -352,10 +359,7 @@ func (c *deferredContext) resourceMap(h ddi.HRESOURCE, t ddi.MapType) (ddi.Mappe
 		}
 		a = cb.Allocations[0].Allocation
 		c.versions[r] = a
-		if _, ok := c.used[r]; !ok {
-			c.order = append(c.order, r)
-			c.used[r] = false
-		}
+		c.use(r, false)
 		c.st.dirty = true
 	case ddi.MapWriteNoOverwrite:
 		v, ok := c.versions[r]
@@ -410,9 +414,9 @@ func (c *deferredContext) discard() {
 	c.onGPU = unknownGPU // the next list runs after whatever was bound before it
 	c.cs.sent = csUnknown
 	c.list = c.list[:0]
-	clear(c.listIdx)
+	c.listIdx.reset()
 	c.groups = c.groups[:0]
-	for _, r := range c.order { // an abandoned recording's renames
+	for _, r := range c.used.keys { // an abandoned recording's renames
 		if a, ok := c.versions[r]; ok {
 			c.dealloc(r.rt, a, r.args.Obj)
 		}
@@ -422,8 +426,8 @@ func (c *deferredContext) discard() {
 		c.dealloc(v.r.rt, v.alloc, v.r.args.Obj)
 	}
 	c.superseded = nil
-	c.order = c.order[:0]
-	clear(c.used)
+	c.used.reset()
+	c.written = c.written[:0]
 	c.nested = nil
 	c.ended = c.ended[:0]
 	c.failed = false
@@ -597,10 +601,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 	c.afterSOList(cl)
 	c.cs.sent = csUnknown
 	for _, u := range cl.used {
-		if _, ok := c.used[u.r]; !ok {
-			c.order = append(c.order, u.r)
-		}
-		c.used[u.r] = c.used[u.r] || u.write
+		c.use(u.r, u.write)
 	}
 	for _, q := range cl.ended {
 		q.fence = math.MaxUint64 // signalled once the outer list runs

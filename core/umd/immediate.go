@@ -22,13 +22,17 @@ import (
 type immediateContext struct {
 	context
 
-	ctx            ddi.HCONTEXT // the GPU context pfnCreateContextCb gave
-	cmdCap         int          // words: the command buffer the runtime gave last
-	listCap        int
-	patchCap       int
-	maxCap         int         // words: the most this driver asks for (4 times the first buffer)
-	filled         bool        // the buffer being submitted could not take the next command
-	used           []*resource // resources the unsubmitted buffer names
+	ctx      ddi.HCONTEXT // the GPU context pfnCreateContextCb gave
+	cmdCap   int          // words: the command buffer the runtime gave last
+	listCap  int
+	patchCap int
+	maxCap   int         // words: the most this driver asks for (4 times the first buffer)
+	filled   bool        // the buffer being submitted could not take the next command
+	used     []*resource // resources the unsubmitted buffer names
+	// CommandListExecute's scratch: a group's packets and the allocation
+	// list entries they name (not a map made for every group).
+	execPkts       []isa.Packet
+	execAllocs     firstUse[uint32]
 	pendingDealloc []pendingFree
 	submits        uint64
 	fences         uint64          // submissions the kernel accepted: the n-th is done at the context's fence n
@@ -531,7 +535,7 @@ func (d *immediateContext) submit() error {
 	d.gpuPred = nil         // and without predication
 	d.cs.sent = csSent{}    // the compute stage's bindings too
 	d.list = d.list[:0]
-	clear(d.listIdx)
+	d.listIdx.reset()
 	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the
 	// same sizes again, or, after a buffer that filled up, twice the
 	// command buffer (up to four times the first) with a patch-location
