@@ -212,6 +212,9 @@ type xinst struct {
 	// konst: the sources (a bit each) the same in every lane for the
 	// draw, for dot's specialised sum (special.go; the default build).
 	konst uint8
+	// bcast: the one-pass kernel of three components with a broadcast
+	// source (bcast.go; the default build), nil for none.
+	bcast bcastKernel
 	// run: the length of the straight run from here (straight.go, at
 	// most 255), 0 for none.
 	run uint8
@@ -423,6 +426,7 @@ func NewMachine(p *Program) *Machine {
 				x.plain = false
 			}
 		}
+		x.bcast = broadcastKernel(x)
 		m.resolveUniform(x, in)
 	}
 	m.findFused(p)

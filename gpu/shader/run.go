@@ -560,6 +560,10 @@ func (in *xinst) plainSrcs() (a, b, c *[4]*[Lanes]uint32) {
 // direct4 runs a direct instruction's kernel for every lane straight to
 // its destination, no copy through res.
 func (in *xinst) direct4(a, b, c *[4]*[Lanes]uint32) {
+	if in.bcast != nil {
+		in.bcast(in)
+		return
+	}
 	for k := range 4 {
 		if in.mask>>k&1 != 0 {
 			d := in.dst[k]
