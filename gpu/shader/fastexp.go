@@ -72,7 +72,7 @@ func exp2qFinish(k uint64, r, p float64) (float64, bool) {
 	p = float64(p * r)
 	s := math.Float64frombits(exp2Tab[k&255] + (k>>8)<<52)
 	v := float64(s*p) + s
-	return v, math.Float64bits(v)&(1<<29-1)-(1<<28-1<<12) > 1<<13
+	return v, farMid(v)
 }
 
 // kExp2 is exp2 of a block's lanes: four at a time by exp2q, their
@@ -130,4 +130,11 @@ func inOr0(x float32) float32 {
 		return x
 	}
 	return 0
+}
+
+// farMid reports whether v, a float64 that rounds to a normal float32 (or
+// overflows), lies 2**-40 relatively or more from the middle of two
+// float32s: its 29 bits below the float32's more than 2**12 from 2**28.
+func farMid(v float64) bool {
+	return math.Float64bits(v)&(1<<29-1)-(1<<28-1<<12) > 1<<13
 }

@@ -44,7 +44,7 @@ func log2qReduce(x float32) (z, el float64) {
 // whether it is far from the middle of two float32s.
 func log2qFinish(z, el, p float64) (float64, bool) {
 	v := float64(z*(float64(p*z)+log2C1)) + el
-	return v, math.Float64bits(v)&(1<<29-1)-(1<<28-1<<12) > 1<<13
+	return v, farMid(v)
 }
 
 // log2q is log2 x for x positive and finite, in float64, and whether its
@@ -63,11 +63,19 @@ func log2q(x float32) (float64, bool) {
 // group of four with lanes of both kinds (Phong's pow: log2 of 0 beside its
 // highlight) takes log2q for those in range, 1 given for the others, whose
 // results log2f then gives.
-func kLog2(r, a, _, _ *[Lanes]uint32) {
-	rf, af := f32(r), f32(a)
+func kLog2(r, a, _, _ *[Lanes]uint32) { log2Block(r, a, 0) }
+
+// kLog2Abs is log2 |x| (HLSL's pow: `log2 r2.x, |r0.x|`), the source's
+// modifier taken by the kernel instead of a pass of fetch (NewMachine).
+func kLog2Abs(r, a, _, _ *[Lanes]uint32) { log2Block(r, a, 1<<31) }
+
+// log2Block is kLog2 of the lanes with the bits of clr cleared.
+func log2Block(r, a *[Lanes]uint32, clr uint32) {
+	rf := f32(r)
 	in := func(x float32) bool { return x >= log2Lo && x < log2Hi }
+	lane := func(i int) float32 { return math.Float32frombits(a[i] &^ clr) }
 	for i := 0; i < Lanes; i += 4 {
-		x0, x1, x2, x3 := af[i], af[i+1], af[i+2], af[i+3]
+		x0, x1, x2, x3 := lane(i), lane(i+1), lane(i+2), lane(i+3)
 		y0, y1, y2, y3 := x0, x1, x2, x3
 		all := in(x0) && in(x1) && in(x2) && in(x3)
 		if !all {

@@ -3,7 +3,10 @@ package shader
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // TestLog2Tab recomputes log2Tab with math/big: 1/c rounded to 29 bits,
@@ -110,6 +113,51 @@ func TestLog2Quick(t *testing.T) {
 		}
 		if r[i] != want {
 			t.Errorf("kLog2(%#08x) = %#08x, want %#08x", a[i], r[i], want)
+		}
+	}
+}
+
+// TestLog2Abs: log2 of |x| by the kernel (kLog2Abs, taken in the default
+// build) gives the bits of log2 of a register holding |x|, for lanes from
+// the specials and random floats of both signs, with other modifiers and
+// swizzles beside.
+func TestLog2Abs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 7))
+	forms := [][2]string{
+		{"log2 o0, |v0|", "mov r0, |v0|\nlog2 o0, r0"},
+		{"log2 o0.xz, |v0.yxwz|", "mov r0, |v0.yxwz|\nlog2 o0.xz, r0"},
+		{"log2 o0, -|v0|", "mov r0, -|v0|\nlog2 o0, r0"},
+		{"mov r0, v0\nlog2 r0.xy, |r0.yxzw|\nmov o0, r0", "mov r0, v0\nmov r1, |r0|\nlog2 r0.xy, r1.yxzw\nmov o0, r0"},
+	}
+	for i, f := range forms {
+		a := NewMachine(mustAsm(t, "ps inputs=1 outputs=1 temps=2\n"+f[0]+"\nret\n"))
+		g := NewMachine(mustAsm(t, "ps inputs=1 outputs=1 temps=2\n"+f[1]+"\nret\n"))
+		taken := false
+		for pc := range a.code {
+			taken = taken || a.code[pc].op == OpLog2 && a.code[pc].plain
+		}
+		if taken != (i != 2 && !vecOK) {
+			t.Errorf("%s: kLog2Abs taken %v", f[0], taken)
+		}
+		for range 50 {
+			for c := range 4 {
+				for l := range Lanes {
+					v := specials[rng.IntN(len(specials))]
+					if rng.IntN(2) == 0 {
+						v = fbits(float32(rng.NormFloat64() * 100))
+					}
+					a.In(0)[c][l] = v
+				}
+			}
+			*g.In(0) = *a.In(0)
+			for _, m := range []*Machine{a, g} {
+				if _, err := m.Run(AllLanes); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if *a.Out(0) != *g.Out(0) {
+				t.Fatalf("%s: %x, want %x", f[0], *a.Out(0), *g.Out(0))
+			}
 		}
 	}
 }

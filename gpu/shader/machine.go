@@ -416,6 +416,10 @@ func NewMachine(p *Program) *Machine {
 				}
 			}
 		}
+		if !vecOK && in.Op == OpLog2 && !x.src[0].rel && x.src[0].abs && !x.src[0].neg {
+			// log2 |x|: the kernel clears the sign (fastlog.go).
+			x.kernel, x.src[0].mod, x.src[0].abs = kLog2Abs, false, false
+		}
 		if in.Op == OpLoop {
 			x.counted = m.findCounted(p.Code, pc)
 		}
