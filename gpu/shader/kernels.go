@@ -188,15 +188,8 @@ func kRcp(r, a, _, _ *[Lanes]uint32) {
 	}
 }
 
-// kRsq and kSqrt: the float64 square root of a float32 rounds to the
-// correctly rounded float32 result; 1/sqrt is one more exact division.
-func kRsq(r, a, _, _ *[Lanes]uint32) {
-	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = cn(float32(1 / math.Sqrt(float64(af[i]))))
-	}
-}
-
+// kSqrt: the float64 square root of a float32 rounds to the correctly
+// rounded float32 result. (kRsq, 1/sqrt in float64: fastrsq.go.)
 func kSqrt(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
