@@ -15,8 +15,8 @@ import (
 // lie near the middle of two float32s: exp2q's result is taken only when
 // it is 2**-40 relatively or more from that middle (farMid), and exp2f
 // computes the lane otherwise (about one lane in 270,000). Every float32 of
-// the range was compared once (2026-11-29: none differs); TestExp2Quick
-// compares every 7th, TestTranscendentalLanes every 61st through kExp2.
+// the range was compared once (2026-11-29: none differs);
+// TestQuickTranscendentals compares every 13th through kExp2.
 
 // exp2Tab[j] is 2**(j/256) rounded to float64, computed with math/big
 // (2**(1/256) by eight square roots, the powers correctly rounded at the

@@ -11,8 +11,8 @@ import "math"
 // and sums only, to a few float64 units, and its result is taken when it
 // lies 2**-40 relatively or more from the middle of two float32s,
 // 1/math.Sqrt's otherwise (1/sqrt of a positive finite float32 is a normal
-// float32). TestRsqQuick compares every 7th float32 (every one was
-// compared once, 2026-11-29).
+// float32). Every positive finite float32 was compared once (2026-11-29:
+// none differs); TestQuickTranscendentals compares every 13th through kRsq.
 
 // rsqTab[p<<7|q] is 1/sqrt of the middle of the mantissas whose top seven
 // bits are q, times 2 when the biased exponent's parity p is 0 (an odd
