@@ -188,41 +188,12 @@ func kRcp(r, a, _, _ *[Lanes]uint32) {
 	}
 }
 
-// kRsq and kSqrt: the float64 square root of a float32 rounds to the
-// correctly rounded float32 result; 1/sqrt is one more exact division.
-func kRsq(r, a, _, _ *[Lanes]uint32) {
-	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = cn(float32(1 / math.Sqrt(float64(af[i]))))
-	}
-}
-
+// kSqrt: the float64 square root of a float32 rounds to the correctly
+// rounded float32 result. (kRsq, 1/sqrt in float64: fastrsq.go.)
 func kSqrt(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
 		rf[i] = cn(float32(math.Sqrt(float64(af[i]))))
-	}
-}
-
-// kExp2 and kLog2 take four lanes at a time through exp2f4 and log2f4
-// when all four take the series, the others one by one (byFours).
-func kExp2(r, a, _, _ *[Lanes]uint32) { byFours(r, a, exp2Lo, exp2Hi, exp2f4, exp2f) }
-
-func kLog2(r, a, _, _ *[Lanes]uint32) { byFours(r, a, log2Lo, log2Hi, log2f4, log2f) }
-
-// byFours computes one(x) for each lane, four(r, x) for four lanes that are
-// all in [lo, hi) (a NaN never is), canonical NaNs.
-func byFours(r, a *[Lanes]uint32, lo, hi float32, four func(r, x []float32), one func(float32) float32) {
-	rf, af := f32(r), f32(a)
-	in := func(x float32) bool { return x >= lo && x < hi }
-	for i := 0; i < Lanes; i += 4 {
-		if in(af[i]) && in(af[i+1]) && in(af[i+2]) && in(af[i+3]) {
-			four(rf[i:i+4], af[i:i+4])
-			continue
-		}
-		for j := i; j < i+4; j++ {
-			rf[j] = cn(one(af[j]))
-		}
 	}
 }
 

@@ -212,6 +212,9 @@ type xinst struct {
 	// konst: the sources (a bit each) the same in every lane for the
 	// draw, for dot's specialised sum (special.go; the default build).
 	konst uint8
+	// bcast: the one-pass kernel of three components with a broadcast
+	// source (bcast.go; the default build), nil for none.
+	bcast bcastKernel
 	// run: the length of the straight run from here (straight.go, at
 	// most 255), 0 for none.
 	run uint8
@@ -413,6 +416,10 @@ func NewMachine(p *Program) *Machine {
 				}
 			}
 		}
+		if !vecOK && in.Op == OpLog2 && !x.src[0].rel && x.src[0].abs && !x.src[0].neg {
+			// log2 |x|: the kernel clears the sign (fastlog.go).
+			x.kernel, x.src[0].mod, x.src[0].abs = kLog2Abs, false, false
+		}
 		if in.Op == OpLoop {
 			x.counted = m.findCounted(p.Code, pc)
 		}
@@ -423,6 +430,7 @@ func NewMachine(p *Program) *Machine {
 				x.plain = false
 			}
 		}
+		x.bcast = broadcastKernel(x)
 		m.resolveUniform(x, in)
 	}
 	m.findFused(p)

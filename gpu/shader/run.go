@@ -560,6 +560,10 @@ func (in *xinst) plainSrcs() (a, b, c *[4]*[Lanes]uint32) {
 // direct4 runs a direct instruction's kernel for every lane straight to
 // its destination, no copy through res.
 func (in *xinst) direct4(a, b, c *[4]*[Lanes]uint32) {
+	if in.bcast != nil {
+		in.bcast(in)
+		return
+	}
 	for k := range 4 {
 		if in.mask>>k&1 != 0 {
 			d := in.dst[k]
@@ -722,11 +726,17 @@ func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 			r[i] = float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
 		}
 	case 3:
+		// Four lanes a pass, NaNs canonical as they are stored (nan4):
+		// no second pass.
 		a2, b2 := f32(a[2]), f32(b[2])
-		for i := range r {
+		dp3 := func(i int) float32 {
 			s := float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
-			r[i] = s + float32(a2[i]*b2[i])
+			return s + float32(a2[i]*b2[i])
 		}
+		for i := 0; i < Lanes; i += 4 {
+			r[i], r[i+1], r[i+2], r[i+3] = nan4(dp3(i), dp3(i+1), dp3(i+2), dp3(i+3))
+		}
+		return
 	default:
 		a2, b2, a3, b3 := f32(a[2]), f32(b[2]), f32(a[3]), f32(b[3])
 		for i := range r {

@@ -166,10 +166,14 @@ func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 		}
 	case 3:
 		a2, k2 := f32(a[2]), f32(b[2])[0]
-		for i := range r {
+		dp3 := func(i int) float32 {
 			s := float32(a0[i]*k0) + float32(a1[i]*k1)
-			r[i] = s + float32(a2[i]*k2)
+			return s + float32(a2[i]*k2)
 		}
+		for i := 0; i < Lanes; i += 4 { // NaNs canonical as stored, as dotSum's
+			r[i], r[i+1], r[i+2], r[i+3] = nan4(dp3(i), dp3(i+1), dp3(i+2), dp3(i+3))
+		}
+		return
 	default:
 		a2, a3, k2, k3 := f32(a[2]), f32(a[3]), f32(b[2])[0], f32(b[3])[0]
 		for i := range r {
