@@ -84,6 +84,12 @@ type Run struct {
 	obs     *Observer       // sees each call and inject (observe.go)
 	onCall  func(*CallDone) // the inspector's hook (inspect.go)
 
+	// The GPU's counts the budgets look at (gpuBudgets), as of the
+	// simulation's event gpuSeen; gpuRead is false when they must be read
+	// again.
+	gpuPixels, gpuInstr, gpuSeen uint64
+	gpuRead                      bool
+
 	// The last method looked up (callWith): a loop calls the same one.
 	lastTyp, lastMethod string
 	lastM               *method

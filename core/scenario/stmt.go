@@ -377,7 +377,14 @@ func typeOf(v any) string {
 // end of the run, once the GPU is idle), and reports whether one was
 // passed (limitf said which).
 func (r *Run) gpuBudgets(p Pos) bool {
-	pixels, instr := r.mach.GPUBudgeted()
+	if mark, idle := r.sim.Events(); !r.gpuRead || mark != r.gpuSeen || !idle {
+		// The GPU works only in the simulation's events: its counts are
+		// read again (under its lock) only when one started or ended since the
+		// last read or one is running now (a preempting statement's).
+		r.gpuPixels, r.gpuInstr = r.mach.GPUBudgeted()
+		r.gpuSeen, r.gpuRead = mark, idle
+	}
+	pixels, instr := r.gpuPixels, r.gpuInstr
 	switch {
 	case pixels+r.scanned > r.opt.maxpixels:
 		// Shading a pixel costs the simulator far more real time than

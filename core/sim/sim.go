@@ -21,6 +21,9 @@ type Sim struct {
 	rng     *rand.Rand
 	steps   uint64
 	running int // events being run (runNext), on every goroutine
+	// activity is steps in its high 32 bits and running in its low ones
+	// (written with them, under mu): Events reads both in one atomic load.
+	activity xsync.Uint64
 
 	park func() bool         // SetBlocking (mutex.go)
 	wake func(thread string) //
@@ -250,6 +253,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	s.cur.Store(c)
 	s.steps++
 	s.running++
+	s.activity.Add(1<<32 + 1)
 	s.mu.Unlock()
 
 	ev.fn()
@@ -257,6 +261,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	s.mu.Lock()
 	s.cur.Store(prev)
 	s.running--
+	s.activity.Add(^uint64(0)) // (running - 1)
 	s.mu.Unlock()
 	return true
 }
@@ -277,6 +282,16 @@ func (s *Sim) Activity() (started uint64, running int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.steps, s.running
+}
+
+// Events is Activity without the lock, for a caller that keeps what events
+// change (the GPU's work, which the run's budgets count: the GPU runs only
+// in events) and looks again only when mark moved — an event started or
+// ended since the last look — or idle is false (one is running now, and
+// may change it after this look). Every API call statement asks.
+func (s *Sim) Events() (mark uint64, idle bool) {
+	a := s.activity.Load()
+	return a, uint32(a) == 0
 }
 
 // Intn returns a seeded choice in [0, n).
