@@ -226,12 +226,14 @@ func (c driverContext) Draw(count, start uint32) error {
 	// (simpleEnter with nothing to check, and no ddiCall built: every Draw)
 	var done span
 	c.apiTo(&done, "Draw", "")
-	if c.discarding() {
+	if !c.imm && c.discarding() {
 		done.finish(nil) // the recording was discarded; FinishCommandList will say so
 		return nil
 	}
 	c.ddi.draw(c.h, count, start)
-	c.afterDDI()
+	if !c.imm {
+		c.afterDDI()
+	}
 	done.finish(nil)
 	return nil
 }
