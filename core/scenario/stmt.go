@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
@@ -158,13 +159,15 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	} else {
 		made, of := r.lastMade(t, s)
 		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of,
-			void: s.Target != "" && d3d11.VoidMethod(s.Method)}
+			void: s.Target != "" && d3d11.VoidMethod(s.Method), draw: strings.HasPrefix(s.Method, "Draw")}
 	}
-	void := memo.void // (a call that preempts this one may take the slot)
-	r.handOff(memo.madeOf, memo.made)
+	void, draw := memo.void, memo.draw // (a call that preempts this one may take the slot)
+	if memo.madeOf != "" {
+		r.handOff(memo.madeOf, memo.made)
+	}
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
-	if err == nil {
+	if err == nil && draw && len(r.shaders.by) > 0 {
 		r.noteDraw(t, s, x, from)
 	}
 	if r.onCall != nil {
