@@ -24,15 +24,14 @@ type Run struct {
 	script     *Script
 	opt        options
 
-	vars      map[string]any
-	freeCalls []*call // call states to reuse (Run.call)
-	names     map[d3d11.Object]string
-	threads   []*thread
-	events    map[string]bool
-	signals   map[string]signalled // when and by whom each event was first signalled
-	made      map[string]signalled // when and on which thread each name was last bound
-	binds     uint64               // names bound so far (bind): a memo made before the last is stale
-	memos     [16]stmtMemo         // what call statements found in vars and made (memo.go)
+	vars    map[string]any
+	names   map[d3d11.Object]string
+	threads []*thread
+	events  map[string]bool
+	signals map[string]signalled // when and by whom each event was first signalled
+	made    map[string]signalled // when and on which thread each name was last bound
+	binds   uint64               // names bound so far (bind): a memo made before the last is stale
+	memos   [16]stmtMemo         // what call statements found in vars and made (memo.go)
 
 	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int             // older frames let go

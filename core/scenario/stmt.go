@@ -115,19 +115,15 @@ const (
 )
 
 func (r *Run) call(t *thread, s *Call) {
-	// The call's state comes from a free list: one allocation per
-	// statement was most of what a Draw allocated. A stack, as a
-	// call may run inside another (preemption); nothing keeps x.
-	var x *call
-	if n := len(r.freeCalls); n > 0 {
-		x, r.freeCalls = r.freeCalls[n-1], r.freeCalls[:n-1]
-	} else {
-		x = new(call)
-	}
+	// The call's state is the thread's: one allocation per statement was
+	// most of what a Draw allocated, and a free list of them about 25
+	// instructions a statement. A thread runs one statement at a time (one
+	// inside another's call is another thread, and a parked thread is not
+	// picked); nothing keeps x.
+	x := &t.x
 	*x = call{run: r, st: s}
 	r.callWith(t, s, x)
 	*x = call{}
-	r.freeCalls = append(r.freeCalls, x)
 }
 
 // badInputOf is err as a *badInput, or nil (errors.As only for an error:

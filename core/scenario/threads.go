@@ -28,6 +28,7 @@ type thread struct {
 	from                  uint64 // event range of the thread's previous call
 	to                    uint64
 	aside                 *aside // while it runs inside another thread's call (preempt), on its own goroutine
+	x                     call   // the state of its call statement running (Run.call)
 }
 
 // aside is a thread that runs inside another's call (preempt) on a
