@@ -15,6 +15,7 @@ import (
 type Sim struct {
 	mu      xsync.Mutex
 	clocks  map[string]*clock    // thread -> its clock
+	byID    []*clock             // the clocks by id-1 (written under mu)
 	cur     xsync.Pointer[clock] // the running thread's (written under mu)
 	q       events
 	next    xsync.Int64 // q[0].at, math.MaxInt64 when q is empty (written under mu): PollCharge's look without the lock
@@ -41,13 +42,15 @@ type Sim struct {
 type clock struct {
 	name string
 	t    xsync.Int64
+	id   int32 // 1 + its index in Sim.byID (Mutex.owner: a number, no pointer to store)
 }
 
 // New returns a simulation whose choices come from seed.
 func New(seed uint64) *Sim {
-	main := &clock{name: "main"}
+	main := &clock{name: "main", id: 1}
 	s := &Sim{
 		clocks: map[string]*clock{"main": main},
+		byID:   []*clock{main},
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 	s.cur.Store(main)
@@ -77,10 +80,21 @@ func (s *Sim) queued() {
 
 // newClock registers a thread's clock at time t. The caller holds mu.
 func (s *Sim) newClock(name string, t int64) *clock {
-	c := &clock{name: name}
+	c := &clock{name: name, id: int32(len(s.byID) + 1)}
 	c.t.Store(t)
 	s.clocks[name] = c
+	s.byID = append(s.byID, c)
 	return c
+}
+
+// clockNamed is the name of the clock id ("" for 0).
+func (s *Sim) clockNamed(id int32) string {
+	if id == 0 {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id-1].name
 }
 
 // Now is the current thread's local time in virtual nanoseconds.
