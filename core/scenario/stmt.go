@@ -21,22 +21,39 @@ func (r *Run) exec(t *thread) bool {
 		return false
 	}
 	r.sim.Switch(t.name)
-	// (restored: a preempting thread's statement runs inside another's)
+	s, ok := st.(*Call)
+	if !ok {
+		return r.execOther(t, st)
+	}
+	// (r.cur restored: a preempting thread's statement runs inside
+	// another's. The statement of a run of Draws: without a deferred
+	// closure, about 30 instructions a statement, and in a function with
+	// no defer; r.inCall is not deferred either, and a call that panics
+	// ends the run)
 	prev := r.cur
 	r.cur = t
-	if s, ok := st.(*Call); ok {
-		// (the statement of a run of Draws: restored without a deferred
-		// closure, about 30 instructions a statement; r.inCall is not
-		// deferred either, and a call that panics ends the run)
-		r.line = s.Line
-		r.setLine(r.line)
-		t.advance()
-		r.inCall++
-		r.call(t, s)
-		r.inCall--
-		r.cur = prev
-		return true
-	}
+	r.line = s.Line
+	r.setLine(r.line)
+	t.advance()
+	r.inCall++
+	// The call's state is the thread's: one allocation per statement was
+	// most of what a Draw allocated, and a free list of them about 25
+	// instructions a statement. A thread runs one statement at a time (one
+	// inside another's call is another thread, and a parked thread is not
+	// picked); nothing keeps x.
+	x := &t.x
+	*x = call{run: r, st: s}
+	r.callWith(t, s, x)
+	*x = call{}
+	r.inCall--
+	r.cur = prev
+	return true
+}
+
+// execOther is exec of a statement that is not an API call.
+func (r *Run) execOther(t *thread, st Stmt) bool {
+	prev := r.cur
+	r.cur = t
 	defer func() { r.cur = prev }()
 	r.line = Position(st).Line
 	r.setLine(r.line)
@@ -113,18 +130,6 @@ const (
 	maxThreads = 1000
 	maxDevices = 256
 )
-
-func (r *Run) call(t *thread, s *Call) {
-	// The call's state is the thread's: one allocation per statement was
-	// most of what a Draw allocated, and a free list of them about 25
-	// instructions a statement. A thread runs one statement at a time (one
-	// inside another's call is another thread, and a parked thread is not
-	// picked); nothing keeps x.
-	x := &t.x
-	*x = call{run: r, st: s}
-	r.callWith(t, s, x)
-	*x = call{}
-}
 
 // badInputOf is err as a *badInput, or nil (errors.As only for an error:
 // its target escapes, an allocation per statement otherwise).
