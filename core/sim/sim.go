@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
+	_ "sync"        // (xsync's lock in line: see core/xsync)
+	_ "sync/atomic" // (xsync's atomics in line: see core/xsync)
 	"unsafe"
 
 	"d3dsim/core/xsync"
