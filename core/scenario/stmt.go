@@ -154,13 +154,18 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	memo, hit := r.memoFor(t, s)
 	if hit {
-		x.tgt, x.m = memo.tgt, memo.m
+		x.tgt, x.m, x.lead = memo.tgt, memo.m, memo.lead
 	} else if !r.resolve(s, x) {
 		return
 	} else {
 		made, of := r.lastMade(t, s)
+		lead := 0
+		for lead < len(s.Args) && s.Args[lead].Key == "" {
+			lead++
+		}
+		x.lead = lead
 		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of,
-			void: s.Target != "" && d3d11.VoidMethod(s.Method), draw: strings.HasPrefix(s.Method, "Draw")}
+			void: s.Target != "" && d3d11.VoidMethod(s.Method), draw: strings.HasPrefix(s.Method, "Draw"), lead: lead}
 	}
 	void, draw := memo.void, memo.draw // (a call that preempts this one may take the slot)
 	if memo.madeOf != "" {
