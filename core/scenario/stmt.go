@@ -20,7 +20,9 @@ func (r *Run) exec(t *thread) bool {
 	if st == nil {
 		return false
 	}
-	r.sim.Switch(t.name)
+	if !r.sim.IsRunning(t.name) {
+		r.sim.Switch(t.name)
+	}
 	s, ok := st.(*Call)
 	if !ok {
 		return r.execOther(t, st)

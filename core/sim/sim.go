@@ -128,6 +128,15 @@ func (s *Sim) Start(name string) {
 	s.mu.Unlock()
 }
 
+// IsRunning reports whether name, the very string (not a copy of it), is
+// the running thread's: a test in line before Switch, which a scenario
+// makes before every statement, to the thread already running nearly
+// always.
+func (s *Sim) IsRunning(name string) bool {
+	c := s.cur.Load()
+	return unsafe.StringData(name) == unsafe.StringData(c.name) && len(name) == len(c.name)
+}
+
 // Switch makes name the running thread and returns the previous one. A
 // thread that never ran and was not Started begins at the previous running
 // thread's time.
