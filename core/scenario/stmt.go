@@ -42,11 +42,10 @@ func (r *Run) exec(t *thread) bool {
 	// most of what a Draw allocated, and a free list of them about 25
 	// instructions a statement. A thread runs one statement at a time (one
 	// inside another's call is another thread, and a parked thread is not
-	// picked); nothing keeps x.
+	// picked); nothing keeps x, which the thread's next call sets whole.
 	x := &t.x
 	*x = call{run: r, st: s}
 	r.callWith(t, s, x)
-	*x = call{}
 	r.inCall--
 	r.cur = prev
 	return true
