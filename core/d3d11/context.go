@@ -57,6 +57,10 @@ type DeviceContext struct {
 	// positioned is the last shader checkPosition found writing
 	// SV_Position (the same: signatures never change).
 	positioned *Shader
+	// imm: the immediate context (newImmediateContext). Its Draw calls
+	// driverContext's directly: no interface call, no discarding or
+	// afterDDI to ask (both do nothing there).
+	imm bool
 
 	// calls follows the application threads' calls into the context's
 	// methods in virtual time, for CTX-THREAD (enterAPI).
@@ -155,6 +159,15 @@ type binder interface {
 	pin()
 	unpin()
 	unbind()
+}
+
+// Draw is the kind's Draw; on the immediate context driverContext's,
+// called directly (every Draw statement: issue 32's draw rate).
+func (c *DeviceContext) Draw(count, start uint32) error {
+	if c.imm {
+		return driverContext{c}.Draw(count, start)
+	}
+	return c.contextKind.Draw(count, start)
 }
 
 func (c *DeviceContext) Name() string    { return c.name }

@@ -240,11 +240,15 @@ func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 
 // ddiEnterTo is ddiEnter into s, which is zero (Device.apiTo).
 func (d *Device) ddiEnterTo(s *span, ctx, name, obj, handle string, args trace.Args) {
+	void, calc := true, false // (Draw's, without the look-ups: every Draw)
+	if name != "Draw" {
+		void = !returnsHRESULT(name)
+		calc = strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
+	}
 	c := &d.rt.cfg // (a pointer: the Config is 15 words to copy)
 	s.rec = c.Rec
 	s.ev.From, s.ev.Layer, s.ev.Name, s.ev.Obj, s.ev.Handle, s.ev.Ctx, s.ev.Args = trace.Runtime, trace.UMD, name, obj, handle, ctx, args
-	s.void = !returnsHRESULT(name)
-	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
+	s.void = void
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {
 		d.serialise()

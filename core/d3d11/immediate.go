@@ -20,7 +20,7 @@ type immediateContext struct {
 }
 
 func newImmediateContext(d *Device) *DeviceContext {
-	c := &DeviceContext{dev: d, name: "IC", h: d.hDev}
+	c := &DeviceContext{dev: d, name: "IC", h: d.hDev, imm: true}
 	c.resetScalars()
 	c.ddi = ddiTable{d: d, ctx: "IC", umd: d.umd, funcs: d.table, reported: newReported()}
 	c.contextKind = &immediateContext{driverContext: driverContext{c}}

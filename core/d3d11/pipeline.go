@@ -220,18 +220,26 @@ func (c driverContext) ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth
 // device function table's pfnDraw points at (rule FT-TABLE).
 func (c driverContext) Draw(count, start uint32) error {
 	c.warnNoVertexShader("Draw")
-	if err := c.checkLinkage("Draw"); err != nil {
-		return err
+	if !c.linkedAsLast() {
+		if err := c.checkLinkage("Draw"); err != nil {
+			return err
+		}
 	}
 	// (simpleEnter with nothing to check, and no ddiCall built: every Draw)
 	var done span
-	c.apiTo(&done, "Draw", "")
-	if c.discarding() {
+	c.dev.apiTo(&done, "Draw", "", c.name) // (DeviceContext.apiTo in line)
+	if c.dev.debug {
+		c.enterAPI("Draw")
+		done.leave = c.DeviceContext
+	}
+	if !c.imm && c.discarding() {
 		done.finish(nil) // the recording was discarded; FinishCommandList will say so
 		return nil
 	}
 	c.ddi.draw(c.h, count, start)
-	c.afterDDI()
+	if !c.imm {
+		c.afterDDI()
+	}
 	done.finish(nil)
 	return nil
 }
@@ -247,18 +255,25 @@ func (c driverContext) warnNoVertexShader(call string) {
 	}
 }
 
+// linkedAsLast is checkLinkage's common case in one test, in line in Draw
+// (every Draw): no tessellation or geometry stage and a patch-free topology
+// (checkTess), a vertex shader already found writing SV_Position
+// (checkPosition), a pair that linked, and no debug layer. (The pixel
+// shader is not nil: linked holds two or none.)
+func (c driverContext) linkedAsLast() bool {
+	vs := c.vs
+	return c.hs == nil && c.ds == nil && c.gs == nil && vs != nil && vs == c.positioned &&
+		c.linked[0] == vs && c.linked[1] == c.ps && !c.dev.debug &&
+		c.topo-ddi.TopologyPatchList1 > ddi.TopologyPatchList32-ddi.TopologyPatchList1 // (ControlPoints() == 0: unsigned, one test)
+}
+
 // checkLinkage is the draw-time check of the bound shaders' signatures
 // (dxbc.Link): the vertex shader's outputs must feed the pixel shader's
 // inputs, semantic by semantic, or the runtime drops the draw and the
 // debug layer names the semantic ("Shader signatures", D3D11 ERROR
 // DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
-	// (the common case in one test, every Draw: no tessellation or geometry
-	// stage and a patch-free topology (checkTess), a vertex shader already
-	// found writing SV_Position (checkPosition), a pair that linked, and no
-	// debug layer)
-	if vs, ps := c.vs, c.ps; c.hs == nil && c.ds == nil && c.gs == nil && vs != nil && vs == c.positioned &&
-		ps != nil && c.linked[0] == vs && c.linked[1] == ps && !c.dev.debug && c.topo.ControlPoints() == 0 {
+	if c.linkedAsLast() {
 		return nil
 	}
 	if err := c.checkTess(call); err != nil {

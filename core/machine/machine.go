@@ -13,6 +13,7 @@ import (
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
 	"d3dsim/core/umd"
+	"d3dsim/core/xsync"
 	"d3dsim/gpu"
 )
 
@@ -97,6 +98,40 @@ type Machine struct {
 	kernel *dxgk.Dxgkrnl
 	rt     *d3d11.Runtime
 	drv    *kmd.KMD
+	mem    *committedMemory // the GPU's memory as Dxgkrnl commits in it
+}
+
+// committedMemory is the GPU's memory as Dxgkrnl's video memory manager
+// commits extents in it, keeping the bytes committed after each change:
+// every statement of a scenario asks (GPUCommitted), and the GPU's own
+// count is behind its memory's lock, a lock round trip and two calls a
+// statement (issue 32's draw rate; more under WebAssembly).
+type committedMemory struct {
+	*gpu.Memory
+	mu    sync.Mutex   // a commit and the count stored after it, together
+	bytes xsync.Uint64 // VRAM and aperture committed, after the last change
+}
+
+func (c *committedMemory) Commit(addr, size uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.Memory.Commit(addr, size)
+	c.note()
+	return err
+}
+
+func (c *committedMemory) Decommit(addr uint64) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	err := c.Memory.Decommit(addr)
+	c.note()
+	return err
+}
+
+// note stores the bytes committed now. The caller holds mu.
+func (c *committedMemory) note() {
+	v, a := c.Memory.Committed()
+	c.bytes.Store(v + a)
 }
 
 // New builds a machine. This is the one place the concrete layers are wired
@@ -113,7 +148,9 @@ func New(c Config) *Machine {
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz, TDRDelay: c.TDRDelay, ResidencyBudget: c.ResidencyBudget})
-	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, g.Memory())
+	mem := &committedMemory{Memory: g.Memory()}
+	mem.note()
+	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, mem)
 	g.ConnectInterrupt(k.Interrupt)
 	if c.OnFrame != nil {
 		g.OnScanout(c.OnFrame)
@@ -123,7 +160,7 @@ func New(c Config) *Machine {
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
 	}
-	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt, drv: drv}
+	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt, drv: drv, mem: mem}
 	m.SetGPUBudgets(c.MaxPixels, c.MaxInstructions)
 	return m
 }
@@ -212,10 +249,9 @@ func (m *Machine) GPUBudgeted() (pixels, instructions uint64) { return m.gpu.Bud
 
 // GPUCommitted is the GPU memory committed for allocations, VRAM and
 // aperture together: what the run's allocations hold, all devices counted.
-func (m *Machine) GPUCommitted() uint64 {
-	v, a := m.gpu.Memory().Committed()
-	return v + a
-}
+// Dxgkrnl commits every extent through the machine (committedMemory), which
+// keeps the count.
+func (m *Machine) GPUCommitted() uint64 { return m.mem.bytes.Load() }
 
 // Idle waits, in virtual time, until the GPU has finished all the work
 // submitted to it. Its error matches ErrHeld when some of that work never

@@ -9,10 +9,11 @@ import (
 // call is one API call being executed: the statement, its method and the
 // resolved target.
 type call struct {
-	run *Run
-	st  *Call
-	m   *method
-	tgt any
+	run  *Run
+	st   *Call
+	m    *method
+	tgt  any
+	lead int // the statement's leading positional arguments (stmtMemo.lead): posArgP finds them without its loop
 }
 
 // posArg is positional argument i. The arguments are read from the
@@ -27,6 +28,9 @@ func (x *call) posArg(i int) (Arg, bool) {
 
 // posArgP is posArg in place (nil when absent): an Arg is 150 bytes to copy.
 func (x *call) posArgP(i int) *Arg {
+	if i < x.lead {
+		return &x.st.Args[i]
+	}
 	for j := range x.st.Args {
 		if x.st.Args[j].Key == "" {
 			if i == 0 {

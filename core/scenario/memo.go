@@ -16,6 +16,8 @@ type stmtMemo struct {
 	made   signalled // the latest creation by another thread of a name s uses
 	madeOf string    // that name ("": none)
 	void   bool      // a method call of a void method (d3d11.VoidMethod)
+	draw   bool      // a Draw* call (noteDraw)
+	lead   int       // its leading positional arguments, before any Key=... (call.lead)
 }
 
 // memoFor is s's slot in the run's memo (a direct-mapped table by position)

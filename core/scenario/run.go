@@ -24,15 +24,14 @@ type Run struct {
 	script     *Script
 	opt        options
 
-	vars      map[string]any
-	freeCalls []*call // call states to reuse (Run.call)
-	names     map[d3d11.Object]string
-	threads   []*thread
-	events    map[string]bool
-	signals   map[string]signalled // when and by whom each event was first signalled
-	made      map[string]signalled // when and on which thread each name was last bound
-	binds     uint64               // names bound so far (bind): a memo made before the last is stale
-	memos     [16]stmtMemo         // what call statements found in vars and made (memo.go)
+	vars    map[string]any
+	names   map[d3d11.Object]string
+	threads []*thread
+	events  map[string]bool
+	signals map[string]signalled // when and by whom each event was first signalled
+	made    map[string]signalled // when and on which thread each name was last bound
+	binds   uint64               // names bound so far (bind): a memo made before the last is stale
+	memos   [16]stmtMemo         // what call statements found in vars and made (memo.go)
 
 	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int             // older frames let go
@@ -83,6 +82,12 @@ type Run struct {
 	shaders shaderBook      // the shaders created and the draws that ran them (shaders.go)
 	obs     *Observer       // sees each call and inject (observe.go)
 	onCall  func(*CallDone) // the inspector's hook (inspect.go)
+
+	// The GPU's counts the budgets look at (gpuBudgets), as of the
+	// simulation's event gpuSeen; gpuRead is false when they must be read
+	// again.
+	gpuPixels, gpuInstr, gpuSeen uint64
+	gpuRead                      bool
 
 	// The last method looked up (callWith): a loop calls the same one.
 	lastTyp, lastMethod string

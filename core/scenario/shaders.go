@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"crypto/sha256"
-	"strings"
 
 	"d3dsim/core/builtins"
 	"d3dsim/core/d3d11"
@@ -255,12 +254,10 @@ func hlslOptions(st *Call) (entry, target string, flags hlsl.Flags) {
 
 // noteDraw records that draw call s on x's context ran its bound shaders.
 // from is the trace's last seq before the call: the draw's API event
-// follows it.
+// follows it. The caller asks only for a Draw* call (stmtMemo.draw), once
+// a shader was noted.
 func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
 	b := &r.shaders
-	if len(b.by) == 0 || !strings.HasPrefix(s.Method, "Draw") {
-		return
-	}
 	c, ok := x.tgt.(*d3d11.DeviceContext)
 	if !ok {
 		return

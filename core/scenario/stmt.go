@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
@@ -19,23 +20,41 @@ func (r *Run) exec(t *thread) bool {
 	if st == nil {
 		return false
 	}
-	r.sim.Switch(t.name)
-	// (restored: a preempting thread's statement runs inside another's)
+	if !r.sim.IsRunning(t.name) {
+		r.sim.Switch(t.name)
+	}
+	s, ok := st.(*Call)
+	if !ok {
+		return r.execOther(t, st)
+	}
+	// (r.cur restored: a preempting thread's statement runs inside
+	// another's. The statement of a run of Draws: without a deferred
+	// closure, about 30 instructions a statement, and in a function with
+	// no defer; r.inCall is not deferred either, and a call that panics
+	// ends the run)
 	prev := r.cur
 	r.cur = t
-	if s, ok := st.(*Call); ok {
-		// (the statement of a run of Draws: restored without a deferred
-		// closure, about 30 instructions a statement; r.inCall is not
-		// deferred either, and a call that panics ends the run)
-		r.line = s.Line
-		r.setLine(r.line)
-		t.advance()
-		r.inCall++
-		r.call(t, s)
-		r.inCall--
-		r.cur = prev
-		return true
-	}
+	r.line = s.Line
+	r.setLine(r.line)
+	t.advance()
+	r.inCall++
+	// The call's state is the thread's: one allocation per statement was
+	// most of what a Draw allocated, and a free list of them about 25
+	// instructions a statement. A thread runs one statement at a time (one
+	// inside another's call is another thread, and a parked thread is not
+	// picked); nothing keeps x, which the thread's next call sets whole.
+	x := &t.x
+	*x = call{run: r, st: s}
+	r.callWith(t, s, x)
+	r.inCall--
+	r.cur = prev
+	return true
+}
+
+// execOther is exec of a statement that is not an API call.
+func (r *Run) execOther(t *thread, st Stmt) bool {
+	prev := r.cur
+	r.cur = t
 	defer func() { r.cur = prev }()
 	r.line = Position(st).Line
 	r.setLine(r.line)
@@ -113,22 +132,6 @@ const (
 	maxDevices = 256
 )
 
-func (r *Run) call(t *thread, s *Call) {
-	// The call's state comes from a free list: one allocation per
-	// statement was most of what a Draw allocated. A stack, as a
-	// call may run inside another (preemption); nothing keeps x.
-	var x *call
-	if n := len(r.freeCalls); n > 0 {
-		x, r.freeCalls = r.freeCalls[n-1], r.freeCalls[:n-1]
-	} else {
-		x = new(call)
-	}
-	*x = call{run: r, st: s}
-	r.callWith(t, s, x)
-	*x = call{}
-	r.freeCalls = append(r.freeCalls, x)
-}
-
 // badInputOf is err as a *badInput, or nil (errors.As only for an error:
 // its target escapes, an allocation per statement otherwise).
 func badInputOf(err error) *badInput {
@@ -152,19 +155,26 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	memo, hit := r.memoFor(t, s)
 	if hit {
-		x.tgt, x.m = memo.tgt, memo.m
+		x.tgt, x.m, x.lead = memo.tgt, memo.m, memo.lead
 	} else if !r.resolve(s, x) {
 		return
 	} else {
 		made, of := r.lastMade(t, s)
+		lead := 0
+		for lead < len(s.Args) && s.Args[lead].Key == "" {
+			lead++
+		}
+		x.lead = lead
 		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of,
-			void: s.Target != "" && d3d11.VoidMethod(s.Method)}
+			void: s.Target != "" && d3d11.VoidMethod(s.Method), draw: strings.HasPrefix(s.Method, "Draw"), lead: lead}
 	}
-	void := memo.void // (a call that preempts this one may take the slot)
-	r.handOff(memo.madeOf, memo.made)
+	void, draw := memo.void, memo.draw // (a call that preempts this one may take the slot)
+	if memo.madeOf != "" {
+		r.handOff(memo.madeOf, memo.made)
+	}
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
-	if err == nil {
+	if err == nil && draw && len(r.shaders.by) > 0 {
 		r.noteDraw(t, s, x, from)
 	}
 	if r.onCall != nil {
@@ -377,7 +387,14 @@ func typeOf(v any) string {
 // end of the run, once the GPU is idle), and reports whether one was
 // passed (limitf said which).
 func (r *Run) gpuBudgets(p Pos) bool {
-	pixels, instr := r.mach.GPUBudgeted()
+	if mark, idle := r.sim.Events(); !r.gpuRead || mark != r.gpuSeen || !idle {
+		// The GPU works only in the simulation's events: its counts are
+		// read again (under its lock) only when one started or ended since the
+		// last read or one is running now (a preempting statement's).
+		r.gpuPixels, r.gpuInstr = r.mach.GPUBudgeted()
+		r.gpuSeen, r.gpuRead = mark, idle
+	}
+	pixels, instr := r.gpuPixels, r.gpuInstr
 	switch {
 	case pixels+r.scanned > r.opt.maxpixels:
 		// Shading a pixel costs the simulator far more real time than

@@ -28,6 +28,7 @@ type thread struct {
 	from                  uint64 // event range of the thread's previous call
 	to                    uint64
 	aside                 *aside // while it runs inside another thread's call (preempt), on its own goroutine
+	x                     call   // the state of its call statement running (Run.call)
 }
 
 // aside is a thread that runs inside another's call (preempt) on a
@@ -60,11 +61,17 @@ type frame struct {
 // ones, so interleavings are deterministic for a seed.
 func (r *Run) pick() *thread {
 	if len(r.threads) == 1 {
-		// (one thread, the main one: most scenarios, no list built)
-		if t := r.threads[0]; len(t.stack) > 0 && t.aside == nil && (t.waiting == "" || r.events[t.waiting]) {
+		// (one thread, the main one, not waiting: most scenarios)
+		if t := r.threads[0]; len(t.stack) > 0 && t.aside == nil && t.waiting == "" {
 			return t
 		}
 	}
+	return r.pickAmong()
+}
+
+// pickAmong is pick's choice among the threads (one waiting for an event
+// among them).
+func (r *Run) pickAmong() *thread {
 	var runnable []*thread
 	var blocked *thread
 	for _, t := range r.threads {

@@ -26,12 +26,21 @@ type Mutex struct {
 	OnBlock func(holder string, done bool)
 
 	real xsync.Mutex
-	// owner is the clock of the simulated thread holding the lock (nil
-	// when free), set by the Lock that took real and cleared by the Unlock
-	// before it releases real: atomic, so that an uncontended Lock takes
-	// no second lock (issue 32's draw rate: every Draw's HCONTEXT).
-	owner xsync.Pointer[clock]
-	mu    xsync.Mutex // guards the fields below
+	// owner is the id of the clock of the simulated thread holding the
+	// lock (0 when free), set by the Lock that took real and cleared by the
+	// Unlock before it releases real: atomic, so that an uncontended Lock
+	// takes no second lock (issue 32's draw rate: every Draw's HCONTEXT),
+	// and a number, not a pointer, so that its stores are no calls (a
+	// pointer's atomic store has a write barrier).
+	owner xsync.Int32
+	// slow counts what an Unlock must look at under mu: a Lock on its
+	// slow path (from before it looks at the owner until it leaves), a
+	// Lock again by the owner (until its Unlock), a parked waiter (until
+	// it is woken). At 0 an Unlock only clears the owner and releases
+	// real (issue 32's draw rate: every Draw's HCONTEXT, a second lock
+	// round trip and the clock's time read for nobody before).
+	slow xsync.Int32
+	mu   xsync.Mutex // guards the fields below
 	// waiters are the parked threads, first come first served.
 	depth      int // Locks by the owner beyond the first
 	waiters    []string
@@ -61,14 +70,15 @@ func (s *Sim) blocking() (park func() bool, wake func(string)) {
 func (m *Mutex) Lock() {
 	c := m.Sim.cur.Load() // (the running thread: its name is me)
 	if m.real.TryLock() {
-		m.owner.Store(c)
+		m.owner.Store(c.id)
 		return
 	}
+	m.slow.Add(1) // (before the owner is looked at: Unlock)
 	me := c.name
 	m.mu.Lock()
 	holder := m.holder()
 	if holder == me {
-		m.depth++
+		m.depth++ // (slow stays counted until the Unlock of this Lock)
 		m.mu.Unlock()
 		return
 	}
@@ -83,10 +93,11 @@ func (m *Mutex) Lock() {
 		if park() {
 			// The holder released the lock before it woke this thread.
 			m.real.Lock()
-			m.owner.Store(c)
+			m.owner.Store(c.id)
 			m.mu.Lock()
 			at := m.releasedAt
 			m.mu.Unlock()
+			m.slow.Add(-1)
 			m.Sim.AdvanceTo(at)
 			if m.OnBlock != nil {
 				m.OnBlock(holder, true)
@@ -103,27 +114,38 @@ func (m *Mutex) Lock() {
 		m.mu.Unlock()
 	}
 	m.real.Lock()
-	m.owner.Store(c)
+	m.owner.Store(c.id)
+	m.slow.Add(-1)
 }
 
 // holder is the name of the owner's thread ("" when the lock is free).
-func (m *Mutex) holder() string {
-	if c := m.owner.Load(); c != nil {
-		return c.name
-	}
-	return ""
-}
+func (m *Mutex) holder() string { return m.Sim.clockNamed(m.owner.Load()) }
 
 // Unlock releases the lock and runs the first parked waiter, if any, until
 // it is done with it.
 func (m *Mutex) Unlock() {
+	// The owner is cleared before slow is looked at, and a Lock counts
+	// itself in slow before it looks at the owner: one of the two sees
+	// the other (a Lock that finds no owner waits on real).
+	c := m.owner.Swap(0)
+	if m.slow.Load() == 0 {
+		m.real.Unlock()
+		return
+	}
+	m.unlockSlow(c)
+}
+
+// unlockSlow is Unlock when a Lock went its slow way: the owner's Lock
+// again (c, the owner's clock id, is put back), or a waiter to wake.
+func (m *Mutex) unlockSlow(c int32) {
 	m.mu.Lock()
 	if m.depth > 0 {
 		m.depth--
+		m.owner.Store(c)
 		m.mu.Unlock()
+		m.slow.Add(-1)
 		return
 	}
-	m.owner.Store(nil)
 	m.releasedAt = m.Sim.Now()
 	var next string
 	if len(m.waiters) > 0 {

@@ -4,6 +4,9 @@ import (
 	"container/heap"
 	"math"
 	"math/rand/v2"
+	_ "sync"        // (xsync's lock in line: see core/xsync)
+	_ "sync/atomic" // (xsync's atomics in line: see core/xsync)
+	"unsafe"
 
 	"d3dsim/core/xsync"
 )
@@ -14,6 +17,7 @@ import (
 type Sim struct {
 	mu      xsync.Mutex
 	clocks  map[string]*clock    // thread -> its clock
+	byID    []*clock             // the clocks by id-1 (written under mu)
 	cur     xsync.Pointer[clock] // the running thread's (written under mu)
 	q       events
 	next    xsync.Int64 // q[0].at, math.MaxInt64 when q is empty (written under mu): PollCharge's look without the lock
@@ -21,6 +25,9 @@ type Sim struct {
 	rng     *rand.Rand
 	steps   uint64
 	running int // events being run (runNext), on every goroutine
+	// activity is steps in its high 32 bits and running in its low ones
+	// (written with them, under mu): Events reads both in one atomic load.
+	activity xsync.Uint64
 
 	park func() bool         // SetBlocking (mutex.go)
 	wake func(thread string) //
@@ -37,13 +44,15 @@ type Sim struct {
 type clock struct {
 	name string
 	t    xsync.Int64
+	id   int32 // 1 + its index in Sim.byID (Mutex.owner: a number, no pointer to store)
 }
 
 // New returns a simulation whose choices come from seed.
 func New(seed uint64) *Sim {
-	main := &clock{name: "main"}
+	main := &clock{name: "main", id: 1}
 	s := &Sim{
 		clocks: map[string]*clock{"main": main},
+		byID:   []*clock{main},
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
 	s.cur.Store(main)
@@ -73,10 +82,21 @@ func (s *Sim) queued() {
 
 // newClock registers a thread's clock at time t. The caller holds mu.
 func (s *Sim) newClock(name string, t int64) *clock {
-	c := &clock{name: name}
+	c := &clock{name: name, id: int32(len(s.byID) + 1)}
 	c.t.Store(t)
 	s.clocks[name] = c
+	s.byID = append(s.byID, c)
 	return c
+}
+
+// clockNamed is the name of the clock id ("" for 0).
+func (s *Sim) clockNamed(id int32) string {
+	if id == 0 {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byID[id-1].name
 }
 
 // Now is the current thread's local time in virtual nanoseconds.
@@ -108,12 +128,23 @@ func (s *Sim) Start(name string) {
 	s.mu.Unlock()
 }
 
+// IsRunning reports whether name, the very string (not a copy of it), is
+// the running thread's: a test in line before Switch, which a scenario
+// makes before every statement, to the thread already running nearly
+// always.
+func (s *Sim) IsRunning(name string) bool {
+	c := s.cur.Load()
+	return unsafe.StringData(name) == unsafe.StringData(c.name) && len(name) == len(c.name)
+}
+
 // Switch makes name the running thread and returns the previous one. A
 // thread that never ran and was not Started begins at the previous running
 // thread's time.
 func (s *Sim) Switch(name string) string {
-	if c := s.cur.Load(); name == c.name {
-		return name // (a scenario statement switches to its thread each time)
+	if c := s.cur.Load(); len(name) == len(c.name) && (unsafe.StringData(name) == unsafe.StringData(c.name) || name == c.name) {
+		// (a scenario statement switches to its thread each time, by the
+		// same string: no call to compare the bytes)
+		return name
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -250,6 +281,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	s.cur.Store(c)
 	s.steps++
 	s.running++
+	s.activity.Add(1<<32 + 1)
 	s.mu.Unlock()
 
 	ev.fn()
@@ -257,6 +289,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	s.mu.Lock()
 	s.cur.Store(prev)
 	s.running--
+	s.activity.Add(^uint64(0)) // (running - 1)
 	s.mu.Unlock()
 	return true
 }
@@ -277,6 +310,16 @@ func (s *Sim) Activity() (started uint64, running int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.steps, s.running
+}
+
+// Events is Activity without the lock, for a caller that keeps what events
+// change (the GPU's work, which the run's budgets count: the GPU runs only
+// in events) and looks again only when mark moved — an event started or
+// ended since the last look — or idle is false (one is running now, and
+// may change it after this look). Every API call statement asks.
+func (s *Sim) Events() (mark uint64, idle bool) {
+	a := s.activity.Load()
+	return a, uint32(a) == 0
 }
 
 // Intn returns a seeded choice in [0, n).
