@@ -125,7 +125,8 @@ type Config struct {
 }
 
 // Frame is a surface the display engine scanned out: RGBA8, row-major,
-// Width*4 bytes a row, owned by the receiver.
+// Width*4 bytes a row. Its pixels are read-only: a frame with the same
+// pixels as the one the display made before it shares them (scanFrame).
 type Frame struct {
 	Width, Height int
 	Pix           []byte
@@ -180,9 +181,13 @@ type GPU struct {
 	engines   []*engine
 	interrupt func(engine int)
 	scanout   func(f Frame)
-	hangNext  bool
-	faultNext bool
-	paintPF   bool // Config.PaintPageFaults
+	// lastScan is the last frame the display made, and scanScratch a row
+	// of scratch to compare the next with it (scanFrame).
+	lastScan    Frame
+	scanScratch []byte
+	hangNext    bool
+	faultNext   bool
+	paintPF     bool // Config.PaintPageFaults
 	// paintLoops is Config.PaintEndlessLoops.
 	paintLoops bool
 	watch      *PixelWatch                              // SetPixelWatch's (watch.go), nil when none
@@ -277,7 +282,8 @@ func (g *GPU) ConnectInterrupt(fn func(engine int)) {
 }
 
 // OnScanout connects the display engine: fn is called with a copy of the
-// surface of each SCANOUT packet when its buffer completes.
+// surface of each SCANOUT packet when its buffer completes (read-only, and
+// shared with the frame before when the pixels are the same: Frame).
 func (g *GPU) OnScanout(fn func(f Frame)) {
 	g.mu.Lock()
 	g.scanout = fn
