@@ -61,9 +61,10 @@ func (g *GPU) scanOut(addr uint64, width, height, pitch, format uint32) {
 // again, its Pix shared (frames are read-only: Frame): a still scene
 // presented again keeps no second copy of its picture, and none is
 // allocated (256 KiB a Present of the page's draws figure, 600 of them:
-// two thirds of its heap's growth, issue 32). The rows are compared as they
-// are converted, into a row of scratch; at the first that differs the frame
-// gets pixels of its own, the rows before copied from the last frame's.
+// two thirds of its heap's growth, issue 32). The rows are compared one by
+// one (RGBA8 straight from the surface, other formats converted into a row
+// of scratch); at the first that differs the frame gets pixels of its own,
+// the rows before copied from the last frame's.
 // Called with g.mu held.
 func (g *GPU) scanFrame(fm isa.Format, w, h int, mem []byte, pitch int) Frame {
 	last := g.lastScan

@@ -181,13 +181,9 @@ type GPU struct {
 	engines   []*engine
 	interrupt func(engine int)
 	scanout   func(f Frame)
-	// lastScan is the last frame the display made, and scanScratch a row
-	// of scratch to compare the next with it (scanFrame).
-	lastScan    Frame
-	scanScratch []byte
-	hangNext    bool
-	faultNext   bool
-	paintPF     bool // Config.PaintPageFaults
+	hangNext  bool
+	faultNext bool
+	paintPF   bool // Config.PaintPageFaults
 	// paintLoops is Config.PaintEndlessLoops.
 	paintLoops bool
 	watch      *PixelWatch                              // SetPixelWatch's (watch.go), nil when none
@@ -201,6 +197,11 @@ type GPU struct {
 	stats      Stats
 	ex         executor // scratch of the command processor, used under mu
 	disp       display  // the display controller's vertical-blank interrupt (display.go)
+
+	// lastScan is the last frame the display made, and scanScratch a row
+	// of scratch to compare the next with it (scanFrame).
+	lastScan    Frame
+	scanScratch []byte
 
 	// The samples-passed counter and the open occlusion queries are the
 	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
