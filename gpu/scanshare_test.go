@@ -102,3 +102,32 @@ func TestScanoutRepeatAllocates(t *testing.T) {
 		t.Fatalf("%v allocations a scan of the same picture, %d frames", a, n)
 	}
 }
+
+// BenchmarkScanFrame: the display's frame of a 256x256 RGBA8 surface (the
+// page's draws figure's): a picture like the last one (shared), one that
+// differs in its last row (compared, then copied), and one that differs in
+// its first (a copy, as before the comparison).
+func BenchmarkScanFrame(b *testing.B) {
+	for _, tt := range []struct {
+		name string
+		row  int // the row changed before each scan (-1: none)
+	}{{"same", -1}, {"last-row-differs", 255}, {"first-row-differs", 0}} {
+		b.Run(tt.name, func(b *testing.B) {
+			r := newRig(b)
+			r.g.OnScanout(func(Frame) {})
+			const w, h = 256, 256
+			addr := r.alloc(4 * w * h)
+			surf := r.mem(addr, 4*w*h)
+			r.g.ScanOut(addr, w, h, 4*w, uint32(isa.FmtRGBA8))
+			b.ReportAllocs()
+			for b.Loop() {
+				if tt.row >= 0 {
+					surf[4*w*tt.row]++
+				}
+				r.g.mu.Lock()
+				r.g.scanFrame(isa.FmtRGBA8, w, h, surf, 4*w)
+				r.g.mu.Unlock()
+			}
+		})
+	}
+}
