@@ -351,16 +351,13 @@ func (ex *executor) exec(p isa.Packet) {
 	}
 }
 
-// scanoutPacket copies the surface for the display engine; the frame is shown
-// when the buffer completes.
+// scanoutPacket copies the surface for the display engine (the last frame
+// again when its pixels are the same: scanFrame); the frame is shown when the
+// buffer completes.
 func (ex *executor) scanoutPacket(p isa.Packet) {
 	s, ok := ex.surface(p, 0, "scanout surface", useScanout)
 	if !ok || ex.g.scanout == nil {
 		return
 	}
-	f := Frame{Width: s.w, Height: s.h, Pix: make([]byte, 4*s.w*s.h)}
-	for y := 0; y < s.h; y++ {
-		scanRow(s.fmt, f.Pix[4*s.w*y:4*s.w*(y+1)], s.mem, s.pitch, y)
-	}
-	ex.res.frames = append(ex.res.frames, f)
+	ex.res.frames = append(ex.res.frames, ex.g.scanFrame(s.fmt, s.w, s.h, s.mem, s.pitch))
 }

@@ -125,7 +125,8 @@ type Config struct {
 }
 
 // Frame is a surface the display engine scanned out: RGBA8, row-major,
-// Width*4 bytes a row, owned by the receiver.
+// Width*4 bytes a row. Its pixels are read-only: a frame with the same
+// pixels as the one the display made before it shares them (scanFrame).
 type Frame struct {
 	Width, Height int
 	Pix           []byte
@@ -196,6 +197,11 @@ type GPU struct {
 	stats      Stats
 	ex         executor // scratch of the command processor, used under mu
 	disp       display  // the display controller's vertical-blank interrupt (display.go)
+
+	// lastScan is the last frame the display made, and scanScratch a row
+	// of scratch to compare the next with it (scanFrame).
+	lastScan    Frame
+	scanScratch []byte
 
 	// The samples-passed counter and the open occlusion queries are the
 	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
@@ -277,7 +283,8 @@ func (g *GPU) ConnectInterrupt(fn func(engine int)) {
 }
 
 // OnScanout connects the display engine: fn is called with a copy of the
-// surface of each SCANOUT packet when its buffer completes.
+// surface of each SCANOUT packet when its buffer completes (read-only, and
+// shared with the frame before when the pixels are the same: Frame).
 func (g *GPU) OnScanout(fn func(f Frame)) {
 	g.mu.Lock()
 	g.scanout = fn

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,6 +102,43 @@ func TestRunWritesOutputs(t *testing.T) {
 		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestRunOutRepeatedFrames: --out writes a PNG for every Present, those that
+// repeat the picture before (sharing its pixels in the run) included, each
+// the picture presented.
+func TestRunOutRepeatedFrames(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.d3ds")
+	os.WriteFile(p, []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=4 Height=2\nbb = sc.GetBuffer 0\n"+
+		"rtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv #336699ff\nsc.Present\nsc.Present\n"+
+		"imm.ClearRenderTargetView rtv #336698ff\nsc.Present\nimm.ClearRenderTargetView rtv #336699ff\nsc.Present\nsc.Present\n"), 0o644)
+	out := t.TempDir()
+	if code, _, errOut := runCLI("run", p, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for i, want := range []color.RGBA{{0x33, 0x66, 0x99, 0xff}, {0x33, 0x66, 0x99, 0xff}, {0x33, 0x66, 0x98, 0xff}, {0x33, 0x66, 0x99, 0xff}, {0x33, 0x66, 0x99, 0xff}} {
+		b, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("frame-%03d.png", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("frame %d: %v", i, err)
+		}
+		if img.Bounds().Dx() != 4 || img.Bounds().Dy() != 2 {
+			t.Fatalf("frame %d is %v", i, img.Bounds())
+		}
+		for y := 0; y < 2; y++ {
+			for x := 0; x < 4; x++ {
+				if got := color.RGBAModel.Convert(img.At(x, y)); got != want {
+					t.Fatalf("frame %d pixel (%d, %d) = %v, want %v", i, x, y, got, want)
+				}
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "frame-005.png")); err == nil {
+		t.Error("a sixth frame")
 	}
 }
 

@@ -42,13 +42,15 @@ type Summary struct {
 // OK reports whether the run passed: no failure.
 func (s Summary) OK() bool { return len(s.Failures) == 0 }
 
-// Frame is one presented frame: RGBA8, row-major, Width*4 bytes a row.
+// Frame is one presented frame: RGBA8, row-major, Width*4 bytes a row. Its
+// pixels are read-only: a frame that repeats the one before shares them.
 type Frame struct {
 	Width, Height int
 	Pix           []byte
 }
 
-// Image wraps the frame as an *image.RGBA (sharing Pix).
+// Image wraps the frame as an *image.RGBA (sharing Pix: read it, never
+// draw on it).
 func (f Frame) Image() *image.RGBA {
 	return &image.RGBA{Pix: f.Pix, Stride: f.Width * 4, Rect: image.Rect(0, 0, f.Width, f.Height)}
 }

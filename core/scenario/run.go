@@ -350,14 +350,20 @@ func HashBytes(b []byte) string {
 const maxFrameBytes = 256 << 20
 
 // addFrame keeps a presented frame, letting the oldest go (never the last)
-// while the frames kept hold more than maxFrameBytes.
+// while the frames kept hold more than maxFrameBytes. A frame that repeats
+// the one before shares its pixels (the GPU's display hands the same Pix
+// again: gpu scanFrame), and frameMem counts a run of them once.
 func (r *Run) addFrame(f Frame) {
 	r.scanned += uint64(len(f.Pix) / 4)
+	if n := len(r.frames); n == 0 || !samePix(r.frames[n-1].Pix, f.Pix) {
+		r.frameMem += len(f.Pix)
+	}
 	r.frames = append(r.frames, f)
-	r.frameMem += len(f.Pix)
 	n := 0
 	for r.frameMem > maxFrameBytes && n < len(r.frames)-1 {
-		r.frameMem -= len(r.frames[n].Pix)
+		if !samePix(r.frames[n].Pix, r.frames[n+1].Pix) {
+			r.frameMem -= len(r.frames[n].Pix) // (the last of its run of shared pixels)
+		}
 		r.frames[n] = Frame{} // release its pixels
 		n++
 	}
@@ -368,6 +374,11 @@ func (r *Run) addFrame(f Frame) {
 		r.frames = r.frames[n:]
 		r.dropped += n
 	}
+}
+
+// samePix reports whether two frames' pixels are the same bytes in memory.
+func samePix(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // Frames returns the presented frames kept: all of them, unless they hold

@@ -421,9 +421,12 @@ repeat 1000000000 {
 
 // TestFrameCap: a run keeps at most 256 MiB of presented frames (the newest,
 // always the last); Summary.Frames still counts every Present and
-// FramesDropped says how many were let go.
+// FramesDropped says how many were let go. (Each frame differs from the one
+// before: a repeated picture costs nothing, TestRepeatedFramesShare.)
 func TestFrameCap(t *testing.T) {
-	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=1024 Height=1024\nrepeat 100 {\n sc.Present\n}\n"))
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=1024 Height=1024\nbb = sc.GetBuffer 0\n"+
+		"rtv = dev.CreateRenderTargetView bb\nrepeat 50 {\n imm.ClearRenderTargetView rtv 1 0 0 1\n sc.Present\n"+
+		" imm.ClearRenderTargetView rtv 0 1 0 1\n sc.Present\n}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,6 +438,59 @@ func TestFrameCap(t *testing.T) {
 	}
 	if f, ok := r.LastFrame(); !ok || len(f.Pix) != 1024*1024*4 {
 		t.Fatal("the last frame is gone")
+	}
+}
+
+// TestRepeatedFramesShare: Presents of the same picture keep one copy of
+// its pixels (issue 32: the page's draws figure kept 256 KiB a Present up to
+// 256 MiB), so none is let go; a picture that differs, even in one byte, is
+// kept apart, and the frames read back as they were presented.
+func TestRepeatedFramesShare(t *testing.T) {
+	const side = 1024 // 4 MiB a frame: 100 copies would pass maxFrameBytes
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=1024 Height=1024\nbb = sc.GetBuffer 0\n" +
+		"rtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv 1 0 0 1\nrepeat 100 {\n sc.Present\n}\n" +
+		"imm.ClearRenderTargetView rtv 1 0 0 0.996\nsc.Present\nsc.Present\n" + // alpha 254: one byte a pixel
+		"imm.ClearRenderTargetView rtv 1 0 0 1\nsc.Present\n"
+	r := runSource(t, src)
+	fs := r.Frames()
+	if len(fs) != 103 || r.FramesDropped() != 0 {
+		t.Fatalf("%d frames kept, %d dropped, want 103 and 0", len(fs), r.FramesDropped())
+	}
+	one := side * side * 4
+	if r.frameMem != 3*one {
+		t.Errorf("frames hold %d bytes, want %d (three pictures)", r.frameMem, 3*one)
+	}
+	red := bytes.Repeat([]byte{255, 0, 0, 255}, side*side)
+	dim := bytes.Repeat([]byte{255, 0, 0, 254}, side*side)
+	for i, f := range fs {
+		want := red
+		if i == 100 || i == 101 {
+			want = dim
+		}
+		if f.Width != side || f.Height != side || !bytes.Equal(f.Pix, want) {
+			t.Fatalf("frame %d is not the picture presented", i)
+		}
+		if shared := i > 0 && samePix(f.Pix, fs[i-1].Pix); shared != (i > 0 && i != 100 && i != 102) {
+			t.Errorf("frame %d shares the frame before's pixels: %v", i, shared)
+		}
+	}
+	// Past maxFrameBytes a picture's bytes go with the last frame that
+	// shows it: 10 pictures of 7 frames each, then one big enough that the
+	// oldest picture, all 7 of its frames, must go.
+	r.frames, r.frameMem, r.dropped = nil, 0, 0
+	for range 10 {
+		pix := bytes.Clone(red)
+		for range 7 {
+			r.addFrame(Frame{Width: side, Height: side, Pix: pix})
+		}
+	}
+	if want := 10 * one; r.frameMem != want || len(r.frames) != 70 {
+		t.Errorf("%d frames hold %d bytes, want 70 and %d", len(r.frames), r.frameMem, want)
+	}
+	big := make([]byte, maxFrameBytes-9*one)
+	r.addFrame(Frame{Width: side, Height: len(big) / (4 * side), Pix: big})
+	if r.frameMem != maxFrameBytes || r.dropped != 7 || len(r.frames) != 64 {
+		t.Errorf("after a big frame: %d bytes kept, %d frames dropped, %d kept, want %d, 7 and 64", r.frameMem, r.dropped, len(r.frames), maxFrameBytes)
 	}
 }
 
