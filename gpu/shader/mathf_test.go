@@ -3,6 +3,7 @@ package shader
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -109,12 +110,28 @@ func sweepTranscendentals(t *testing.T, exp2k, log2k kernel, special []uint32, e
 	flush()
 }
 
+// laneResult and laneChecks are checkLanes' (the tests that sweep lanes
+// do not run in parallel).
+var (
+	laneResult [Lanes]uint32
+	laneChecks int
+)
+
 // checkLanes runs k over a and compares its first n lanes with f's bits,
 // NaNs canonical.
+//
+// Its result block is one kept for the sweeps (a kernel called through a
+// func value makes a block on the stack escape: 256 bytes a call), and it
+// yields now and then: under WebAssembly Go's collector marks on the one
+// thread only when the running goroutine yields, and a sweep of a few
+// million blocks that never did grew the heap to 4 GiB and died.
 func checkLanes(t *testing.T, name string, k kernel, a *[Lanes]uint32, n int, f func(float32) float32) {
 	t.Helper()
-	var r [Lanes]uint32
-	k(&r, a, nil, nil)
+	r := &laneResult
+	if laneChecks++; laneChecks%4096 == 0 {
+		runtime.Gosched()
+	}
+	k(r, a, nil, nil)
 	for i := range n {
 		want := math.Float32bits(f(math.Float32frombits(a[i])))
 		if want&0x7FFFFFFF > 0x7F800000 {
