@@ -122,9 +122,10 @@ var (
 //
 // Its result block is one kept for the sweeps (a kernel called through a
 // func value makes a block on the stack escape: 256 bytes a call), and it
-// yields now and then: under WebAssembly Go's collector marks on the one
-// thread only when the running goroutine yields, and a sweep of a few
-// million blocks that never did grew the heap to 4 GiB and died.
+// yields now and then: under WebAssembly (one thread, no preemption) Go's
+// background mark worker runs only when the running goroutine yields, and
+// a sweep of a few million blocks that never did grew the heap to 4 GiB
+// and died (CI's test-wasm, 2026-11-29).
 func checkLanes(t *testing.T, name string, k kernel, a *[Lanes]uint32, n int, f func(float32) float32) {
 	t.Helper()
 	r := &laneResult
