@@ -32,6 +32,9 @@ type DeviceContext struct {
 
 	dev   *Device
 	name  string   // IC, DC1, ...
+	// drawAPI is Draw's API span, the same every Draw: the recorder checks
+	// a repeat of it by its id (trace.FixedPart).
+	drawAPI *trace.FixedPart
 	ddi   ddiTable // this context's DDI table (a deferred context has its own), traced
 	h     ddi.HDEVICE
 	refs  int32
