@@ -30,16 +30,16 @@ import (
 type DeviceContext struct {
 	contextKind
 
-	dev   *Device
-	name  string   // IC, DC1, ...
+	dev  *Device
+	name string // IC, DC1, ...
 	// drawAPI is Draw's API span, the same every Draw: the recorder checks
 	// a repeat of it by its id (trace.FixedPart).
 	drawAPI *trace.FixedPart
-	ddi   ddiTable // this context's DDI table (a deferred context has its own), traced
-	h     ddi.HDEVICE
-	refs  int32
-	dead  bool
-	bytes int64
+	ddi     ddiTable // this context's DDI table (a deferred context has its own), traced
+	h       ddi.HDEVICE
+	refs    int32
+	dead    bool
+	bytes   int64
 	// internal counts the runtime's own calls in progress on the context
 	// (runtimeCalls): they skip the LIFE-DANGLING check.
 	internal int // the runtime and driver memory counted for a deferred context (memory.go)
