@@ -30,16 +30,13 @@ import (
 type DeviceContext struct {
 	contextKind
 
-	dev  *Device
-	name string // IC, DC1, ...
-	// drawAPI is Draw's API span, the same every Draw: the recorder checks
-	// a repeat of it by its id (trace.FixedPart).
-	drawAPI *trace.FixedPart
-	ddi     ddiTable // this context's DDI table (a deferred context has its own), traced
-	h       ddi.HDEVICE
-	refs    int32
-	dead    bool
-	bytes   int64
+	dev   *Device
+	name  string   // IC, DC1, ...
+	ddi   ddiTable // this context's DDI table (a deferred context has its own), traced
+	h     ddi.HDEVICE
+	refs  int32
+	dead  bool
+	bytes int64
 	// internal counts the runtime's own calls in progress on the context
 	// (runtimeCalls): they skip the LIFE-DANGLING check.
 	internal int // the runtime and driver memory counted for a deferred context (memory.go)
@@ -60,6 +57,9 @@ type DeviceContext struct {
 	// positioned is the last shader checkPosition found writing
 	// SV_Position (the same: signatures never change).
 	positioned *Shader
+	// drawAPI is Draw's API span, the same every Draw: the recorder checks
+	// a repeat of it by its id (trace.FixedPart).
+	drawAPI *trace.FixedPart
 	// imm: the immediate context (newImmediateContext). Its Draw calls
 	// driverContext's directly: no interface call, no discarding or
 	// afterDDI to ask (both do nothing there).
