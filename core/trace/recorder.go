@@ -484,8 +484,8 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	m := &r.again[seq%againN]
 	x, y := (*[partWords]uint64)(unsafe.Pointer(&m.p)), (*[partWords]uint64)(unsafe.Pointer(p))
 	if m.next != seq || m.k != k || m.line != r.line || !sameRef(m.hr, hr) ||
-		*(*uint16)(unsafe.Pointer(&m.p.From)) != *(*uint16)(unsafe.Pointer(&p.From)) || // (From and Layer)
-		m.p.fixed != p.fixed || // (the same FixedPart: the same words)
+		m.p.fixed != p.fixed || // (the same FixedPart: the same words, From and Layer too)
+		p.fixed == 0 && *(*uint16)(unsafe.Pointer(&m.p.From)) != *(*uint16)(unsafe.Pointer(&p.From)) || // (From and Layer)
 		p.fixed == 0 && partWords == 13 && (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
 			(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) != 0 ||
 		p.fixed == 0 && partWords != 13 && *x != *y || seq >= r.full {
