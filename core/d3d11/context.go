@@ -57,6 +57,9 @@ type DeviceContext struct {
 	// positioned is the last shader checkPosition found writing
 	// SV_Position (the same: signatures never change).
 	positioned *Shader
+	// drawAPI is Draw's API span, the same every Draw: the recorder checks
+	// a repeat of it by its id (trace.FixedPart).
+	drawAPI *trace.FixedPart
 	// imm: the immediate context (newImmediateContext). Its Draw calls
 	// driverContext's directly: no interface call, no discarding or
 	// afterDDI to ask (both do nothing there).

@@ -41,6 +41,7 @@ type ddiTable struct {
 	drawFn   func(ddi.HDEVICE, uint32, uint32)
 	drawArgs trace.Args
 	drawAt   uint64
+	drawPart *trace.FixedPart // Draw's DDI span, of drawArgs (trace.FixedPart)
 
 	// reported holds what the driver reported through pfnSetErrorCb with
 	// this context's core-layer handle, per simulated thread: the only way
@@ -315,11 +316,23 @@ func (t *ddiTable) draw(h ddi.HDEVICE, count, start uint32) {
 			var b trace.ArgBuilder
 			t.drawArgs = b.Str(trace.KeyImpl, e.Impl).Args()
 		}
+		t.drawPart = trace.NewFixedPart(trace.Part{From: trace.Runtime, Layer: trace.UMD, Name: "Draw", Ctx: t.ctx, Args: t.drawArgs})
 	}
-	var sp span
-	t.d.ddiEnterTo(&sp, t.ctx, "Draw", "", "", t.drawArgs)
+	// ddiEnterTo and span.finish of Draw's span (void, not a CalcPrivate
+	// DDI), with no span built: its part never changes.
+	d := t.d
+	c := &d.rt.cfg
+	lock := !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) // (bug=FT-CAP: the runtime forgets to serialise)
+	if lock {
+		d.serialise()
+	}
+	c.Sim.Charge(c.Costs.DDICall)
+	c.Rec.EmitFixed(t.drawPart, trace.Call, "")
 	t.drawFn(h, count, start)
-	sp.finish(nil)
+	c.Rec.EmitFixed(t.drawPart, trace.Return, "")
+	if lock {
+		d.unserialise()
+	}
 }
 
 var viewDDINames = map[ddi.ViewKind]string{ddi.ViewRTV: "RenderTargetView", ddi.ViewSRV: "ShaderResourceView", ddi.ViewDSV: "DepthStencilView",

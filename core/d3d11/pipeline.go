@@ -225,22 +225,30 @@ func (c driverContext) Draw(count, start uint32) error {
 			return err
 		}
 	}
-	// (simpleEnter with nothing to check, and no ddiCall built: every Draw)
-	var done span
-	c.dev.apiTo(&done, "Draw", "", c.name) // (DeviceContext.apiTo in line)
+	// (simpleEnter with nothing to check, and no ddiCall or span built:
+	// every Draw. The API span's Call and Return, Device.apiTo's and
+	// span.finish's of a nil error, of a part that never changes.)
+	cfg := &c.dev.rt.cfg
+	cfg.Sim.PollCharge(cfg.Costs.APICall) // Poll, then Charge
+	if c.drawAPI == nil {
+		c.drawAPI = trace.NewFixedPart(trace.Part{From: trace.App, Layer: trace.Runtime, Name: "Draw", Ctx: c.name})
+	}
+	cfg.Rec.EmitFixed(c.drawAPI, trace.Call, "")
 	if c.dev.debug {
 		c.enterAPI("Draw")
-		done.leave = c.DeviceContext
 	}
-	if !c.imm && c.discarding() {
-		done.finish(nil) // the recording was discarded; FinishCommandList will say so
-		return nil
+	// (on a deferred context whose recording was discarded, no DDI:
+	// FinishCommandList will say so)
+	if c.imm || !c.discarding() {
+		c.ddi.draw(c.h, count, start)
+		if !c.imm {
+			c.afterDDI()
+		}
 	}
-	c.ddi.draw(c.h, count, start)
-	if !c.imm {
-		c.afterDDI()
+	cfg.Rec.EmitFixed(c.drawAPI, trace.Return, "S_OK")
+	if c.dev.debug {
+		c.leaveAPI()
 	}
-	done.finish(nil)
 	return nil
 }
 

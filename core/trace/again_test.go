@@ -17,9 +17,10 @@ import (
 // scenario line, another event between, a payload, a fence, a message, the
 // same strings at other addresses, names past MaxName, time jumps past a
 // chunk's int32, a ring that drops, byte limits, and the table of shapes
-// compacted under a run.
+// compacted under a run; and EmitFixed, whose parts' ids stand for their
+// words, the same.
 func TestEmitPartAgain(t *testing.T) {
-	agains := uint64(0)
+	agains, fixedAgains := uint64(0), uint64(0)
 	long := strings.Repeat("n", MaxName+5)
 	for seed := int64(1); seed <= 60; seed++ {
 		rng := rand.New(rand.NewSource(seed))
@@ -48,8 +49,22 @@ func TestEmitPartAgain(t *testing.T) {
 			}
 		}
 		both := func(e Event) { a.Emit(e); b.Emit(e) }
-		part := func(p *Part, k Kind, hr string) {
-			a.EmitPart(p, k, hr)
+		// Every other seed emits the Draws' parts as FixedParts (EmitFixed):
+		// the unchanged ones made once, each changed one made for its call,
+		// now and then the same part not fixed; every seventh seed's API
+		// part has no id (past MaxUint32: compared word by word).
+		fixed := seed%2 == 0
+		apiF := NewFixedPart(Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"})
+		ddiF := NewFixedPart(Part{From: Runtime, Layer: UMD, Name: "Draw", Ctx: "IC"})
+		if seed%7 == 0 {
+			apiF.p.fixed = 0
+		}
+		part := func(p *Part, f *FixedPart, k Kind, hr string) {
+			if f != nil {
+				a.EmitFixed(f, k, hr)
+			} else {
+				a.EmitPart(p, k, hr)
+			}
 			b.Emit(Event{From: p.From, Layer: p.Layer, Kind: k, Name: p.Name, Ctx: p.Ctx, Obj: p.Obj, Handle: p.Handle, HR: hr,
 				Fence: p.Fence, Msg: p.Msg, Args: p.Args})
 		}
@@ -71,6 +86,10 @@ func TestEmitPartAgain(t *testing.T) {
 			case k < 34: // a Draw, now and then with something that makes it another
 				api := Part{From: App, Layer: Runtime, Name: "Draw", Ctx: "IC"}
 				ddi := Part{From: Runtime, Layer: UMD, Name: "Draw", Ctx: "IC"}
+				var fa, fd *FixedPart
+				if fixed && rng.Intn(20) != 0 {
+					fa, fd = apiF, ddiF
+				}
 				switch rng.Intn(40) {
 				case 0:
 					ddi.Fence = 1
@@ -91,15 +110,21 @@ func TestEmitPartAgain(t *testing.T) {
 				case 5:
 					api.Ctx = "DC1"
 				}
-				part(&api, Call, "")
+				if fa != nil && api != apiF.Part() {
+					fa = NewFixedPart(api) // (its own id: not stored as apiF's events again)
+				}
+				if fd != nil && ddi != ddiF.Part() {
+					fd = NewFixedPart(ddi)
+				}
+				part(&api, fa, Call, "")
 				now += 80
-				part(&ddi, Call, "")
+				part(&ddi, fd, Call, "")
 				if rng.Intn(40) == 0 {
 					both(Event{From: UMD, Layer: Runtime, Kind: Call, Name: "pfnRenderCb", DMA: uint64(1 + rng.Intn(3))})
 					both(Event{From: UMD, Layer: Runtime, Kind: Return, Name: "pfnRenderCb"})
 				}
-				part(&ddi, Return, "")
-				part(&api, Return, []string{"S_OK", "E_INVALIDARG"}[rng.Intn(40)/39])
+				part(&ddi, fd, Return, "")
+				part(&api, fa, Return, []string{"S_OK", "E_INVALIDARG"}[rng.Intn(40)/39])
 			case k < 37:
 				both(Event{From: App, Layer: Runtime, Kind: Call, Name: "IASetVertexBuffers", Ctx: "IC", Msg: strings.Repeat("x", rng.Intn(3000))})
 				both(Event{From: App, Layer: Runtime, Kind: Return, Name: "IASetVertexBuffers", Ctx: "IC", HR: "S_OK"})
@@ -134,12 +159,15 @@ func TestEmitPartAgain(t *testing.T) {
 				len(ea), a.Dropped(), a.Bytes(), a.ShapeBytes(), len(eb), b.Dropped(), b.Bytes(), b.ShapeBytes())
 		}
 		agains += a.agains
+		if fixed {
+			fixedAgains += a.agains
+		}
 		if b.agains != 0 {
 			t.Fatal("Emit stored an event again")
 		}
 	}
-	if agains == 0 {
-		t.Fatal("no event was stored again: the comparison proves nothing")
+	if agains == 0 || fixedAgains == 0 {
+		t.Fatalf("%d events stored again, %d of FixedParts: the comparison proves nothing", agains, fixedAgains)
 	}
 }
 

@@ -425,6 +425,42 @@ type Part struct {
 	Args                        Args
 	Fence                       uint64
 	From, Layer                 Layer
+	fixed                       uint32 // a FixedPart's id (in the padding): its words need no compare
+}
+
+// FixedPart is a Part that never changes once made (NewFixedPart): EmitFixed
+// of it checks a repeat of its last event by its id, not by comparing its
+// words (13 compares an event: a Draw's four events were about 40
+// instructions each). Its fields are its own: a copy keeps the id and the
+// words together.
+type FixedPart struct{ p Part }
+
+// fixedParts counts the FixedParts made: the next one's id. Past
+// MaxUint32 a FixedPart's id is 0, and its repeats are compared word by
+// word.
+var fixedParts xsync.Uint64
+
+// NewFixedPart is a FixedPart of p's fields.
+func NewFixedPart(p Part) *FixedPart {
+	id := fixedParts.Add(1)
+	if id > math.MaxUint32 {
+		id = 0
+	}
+	p.fixed = uint32(id)
+	return &FixedPart{p}
+}
+
+// Part is f's fields.
+func (f *FixedPart) Part() Part {
+	p := f.p
+	p.fixed = 0
+	return p
+}
+
+// EmitFixed is EmitPart of f's fields: a caller that emits the same call
+// again and again (a Draw's spans) keeps a FixedPart for it.
+func (r *Recorder) EmitFixed(f *FixedPart, k Kind, hr string) uint64 {
+	return r.EmitPart(&f.p, k, hr)
 }
 
 // EmitPart is Emit of the event of kind k with p's fields and the HRESULT
@@ -448,10 +484,11 @@ func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
 	m := &r.again[seq%againN]
 	x, y := (*[partWords]uint64)(unsafe.Pointer(&m.p)), (*[partWords]uint64)(unsafe.Pointer(p))
 	if m.next != seq || m.k != k || m.line != r.line || !sameRef(m.hr, hr) ||
-		*(*uint16)(unsafe.Pointer(&m.p.From)) != *(*uint16)(unsafe.Pointer(&p.From)) || // (From and Layer)
-		partWords == 13 && (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
+		m.p.fixed != p.fixed || // (the same FixedPart: the same words, From and Layer too)
+		p.fixed == 0 && *(*uint16)(unsafe.Pointer(&m.p.From)) != *(*uint16)(unsafe.Pointer(&p.From)) || // (From and Layer)
+		p.fixed == 0 && partWords == 13 && (x[0]^y[0])|(x[1]^y[1])|(x[2]^y[2])|(x[3]^y[3])|(x[4]^y[4])|(x[5]^y[5])|(x[6]^y[6])|
 			(x[7]^y[7])|(x[8]^y[8])|(x[9]^y[9])|(x[10]^y[10])|(x[11]^y[11])|(x[12]^y[12]) != 0 ||
-		partWords != 13 && *x != *y || seq >= r.full {
+		p.fixed == 0 && partWords != 13 && *x != *y || seq >= r.full {
 		return r.emitPart(p, k, hr)
 	}
 	// (From here on m's part, kind and HRESULT stand for the caller's, the
