@@ -18,6 +18,7 @@ const iaSlots = ddi.IAVertexInputResourceSlotCount
 // slots are the objects a context binds.
 type slots struct {
 	vb               [iaSlots]*Resource
+	vbN              uint8 // one past the highest vertex-buffer slot bound since the last unbinding of all (bindVB)
 	ib               *Resource
 	stages           [NumStages]stageSlots
 	vs, ps           *Shader
@@ -311,11 +312,7 @@ func (c *DeviceContext) restore(b binding) {
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	for i := range c.vb {
-		if c.vb[i] != nil {
-			bind(c, &c.vb[i], nil, nilRes)
-		}
-	}
+	c.unbindVBs()
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
@@ -347,27 +344,40 @@ func (c *DeviceContext) unbindAll() {
 	c.resetScalars()
 }
 
+// unbindVBs drops the vertex buffers (those below the mark: the rest are
+// empty).
+func (c *DeviceContext) unbindVBs() {
+	for i := range c.vb[:c.vbN] {
+		if c.vb[i] != nil {
+			bind(c, &c.vb[i], nil, nilRes)
+		}
+	}
+	c.vbN = 0
+}
+
 // unbindStages drops every stage's constant buffers, views and samplers.
 func (c *DeviceContext) unbindStages() {
 	// (An empty slot stays empty: only the bound ones are unbound, not a
-	// call for each of the 158 slots of each stage.)
+	// call for each of the 158 slots of each stage; and only below the
+	// tables' marks.)
 	for st := range c.stages {
 		t := &c.stages[st]
-		for i := range t.cb {
+		for i := range t.cb[:t.cbN] {
 			if t.cb[i] != nil {
 				bind(c, &t.cb[i], nil, nilRes)
 			}
 		}
-		for i := range t.srv {
+		for i := range t.srv[:t.srvN] {
 			if t.srv[i] != nil {
 				bind(c, &t.srv[i], nil, nilView)
 			}
 		}
-		for i := range t.samp {
+		for i := range t.samp[:t.sampN] {
 			if t.samp[i] != nil {
 				bind(c, &t.samp[i], nil, nilState)
 			}
 		}
+		t.cbN, t.srvN, t.sampN = 0, 0, 0
 	}
 }
 
