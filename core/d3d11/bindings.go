@@ -232,7 +232,7 @@ func (c *DeviceContext) restore(b binding) {
 	if len(b.scissors) > 0 {
 		c.RSSetScissorRects(b.scissors...)
 	}
-	for i, vb := range b.vb {
+	for i, vb := range b.vb[:b.vbN] { // (the saved marks: nothing bound above them)
 		if vb != nil && vb.Alive() {
 			c.IASetVertexBuffers(uint32(i), vb, b.vbStride[i], b.vbOffset[i])
 		}
@@ -260,21 +260,21 @@ func (c *DeviceContext) restore(b binding) {
 	}
 	// (one call per slot, as before the ranges: the traces of a restore
 	// stay what they were; VS's then PS's, constant buffers first)
-	for i := range ddi.ConstantBufferSlots {
+	for i := range max(b.stages[StageVS].cbN, b.stages[StagePS].cbN) {
 		for st := range StagePS + 1 {
 			if r := b.stages[st].cb[i]; r != nil && r.Alive() {
 				c.SetConstantBuffers(st, uint32(i), []*Resource{r})
 			}
 		}
 	}
-	for i := range ddi.ConstantBufferSlots {
+	for i := range b.stages[StageGS].cbN {
 		if r := b.stages[StageGS].cb[i]; r != nil && r.Alive() {
 			c.SetConstantBuffers(StageGS, uint32(i), []*Resource{r})
 		}
 	}
 	for st := range StageGS + 1 {
 		t := &b.stages[st]
-		for i := range t.srv {
+		for i := range int(max(t.srvN, t.sampN)) {
 			if v := t.srv[i]; v != nil && v.Alive() {
 				c.SetShaderResources(st, uint32(i), []*View{v})
 			}
@@ -411,25 +411,25 @@ func (c *DeviceContext) pinBindings() func() {
 		o.pin()
 		held = append(held, o)
 	}
-	b := c.bindings()
-	for _, r := range append(b.vb[:], b.ib) {
+	b := &c.slots // (read only; the tables below their marks: nothing is bound above them)
+	for _, r := range append(b.vb[:b.vbN:b.vbN], b.ib) {
 		if r != nil {
 			add(r)
 		}
 	}
 	for st := range b.stages {
 		t := &b.stages[st]
-		for _, r := range t.cb {
+		for _, r := range t.cb[:t.cbN] {
 			if r != nil {
 				add(r)
 			}
 		}
-		for _, v := range t.srv {
+		for _, v := range t.srv[:t.srvN] {
 			if v != nil {
 				add(v)
 			}
 		}
-		for _, s := range t.samp {
+		for _, s := range t.samp[:t.sampN] {
 			if s != nil {
 				add(s)
 			}
