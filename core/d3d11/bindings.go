@@ -18,6 +18,7 @@ const iaSlots = ddi.IAVertexInputResourceSlotCount
 // slots are the objects a context binds.
 type slots struct {
 	vb               [iaSlots]*Resource
+	vbN              uint8 // one past the highest vertex-buffer slot bound since the last unbinding of all (bindVB)
 	ib               *Resource
 	stages           [NumStages]stageSlots
 	vs, ps           *Shader
@@ -231,7 +232,7 @@ func (c *DeviceContext) restore(b binding) {
 	if len(b.scissors) > 0 {
 		c.RSSetScissorRects(b.scissors...)
 	}
-	for i, vb := range b.vb {
+	for i, vb := range b.vb[:b.vbN] { // (the saved marks: nothing bound above them)
 		if vb != nil && vb.Alive() {
 			c.IASetVertexBuffers(uint32(i), vb, b.vbStride[i], b.vbOffset[i])
 		}
@@ -259,21 +260,21 @@ func (c *DeviceContext) restore(b binding) {
 	}
 	// (one call per slot, as before the ranges: the traces of a restore
 	// stay what they were; VS's then PS's, constant buffers first)
-	for i := range ddi.ConstantBufferSlots {
+	for i := range max(b.stages[StageVS].cbN, b.stages[StagePS].cbN) {
 		for st := range StagePS + 1 {
 			if r := b.stages[st].cb[i]; r != nil && r.Alive() {
 				c.SetConstantBuffers(st, uint32(i), []*Resource{r})
 			}
 		}
 	}
-	for i := range ddi.ConstantBufferSlots {
+	for i := range b.stages[StageGS].cbN {
 		if r := b.stages[StageGS].cb[i]; r != nil && r.Alive() {
 			c.SetConstantBuffers(StageGS, uint32(i), []*Resource{r})
 		}
 	}
 	for st := range StageGS + 1 {
 		t := &b.stages[st]
-		for i := range t.srv {
+		for i := range int(max(t.srvN, t.sampN)) {
 			if v := t.srv[i]; v != nil && v.Alive() {
 				c.SetShaderResources(st, uint32(i), []*View{v})
 			}
@@ -311,11 +312,7 @@ func (c *DeviceContext) restore(b binding) {
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	for i := range c.vb {
-		if c.vb[i] != nil {
-			bind(c, &c.vb[i], nil, nilRes)
-		}
-	}
+	c.unbindVBs()
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
@@ -347,27 +344,40 @@ func (c *DeviceContext) unbindAll() {
 	c.resetScalars()
 }
 
+// unbindVBs drops the vertex buffers (those below the mark: the rest are
+// empty).
+func (c *DeviceContext) unbindVBs() {
+	for i := range c.vb[:c.vbN] {
+		if c.vb[i] != nil {
+			bind(c, &c.vb[i], nil, nilRes)
+		}
+	}
+	c.vbN = 0
+}
+
 // unbindStages drops every stage's constant buffers, views and samplers.
 func (c *DeviceContext) unbindStages() {
 	// (An empty slot stays empty: only the bound ones are unbound, not a
-	// call for each of the 158 slots of each stage.)
+	// call for each of the 158 slots of each stage; and only below the
+	// tables' marks.)
 	for st := range c.stages {
 		t := &c.stages[st]
-		for i := range t.cb {
+		for i := range t.cb[:t.cbN] {
 			if t.cb[i] != nil {
 				bind(c, &t.cb[i], nil, nilRes)
 			}
 		}
-		for i := range t.srv {
+		for i := range t.srv[:t.srvN] {
 			if t.srv[i] != nil {
 				bind(c, &t.srv[i], nil, nilView)
 			}
 		}
-		for i := range t.samp {
+		for i := range t.samp[:t.sampN] {
 			if t.samp[i] != nil {
 				bind(c, &t.samp[i], nil, nilState)
 			}
 		}
+		t.cbN, t.srvN, t.sampN = 0, 0, 0
 	}
 }
 
@@ -401,25 +411,25 @@ func (c *DeviceContext) pinBindings() func() {
 		o.pin()
 		held = append(held, o)
 	}
-	b := c.bindings()
-	for _, r := range append(b.vb[:], b.ib) {
+	b := &c.slots // (read only; the tables below their marks: nothing is bound above them)
+	for _, r := range append(b.vb[:b.vbN:b.vbN], b.ib) {
 		if r != nil {
 			add(r)
 		}
 	}
 	for st := range b.stages {
 		t := &b.stages[st]
-		for _, r := range t.cb {
+		for _, r := range t.cb[:t.cbN] {
 			if r != nil {
 				add(r)
 			}
 		}
-		for _, v := range t.srv {
+		for _, v := range t.srv[:t.srvN] {
 			if v != nil {
 				add(v)
 			}
 		}
-		for _, s := range t.samp {
+		for _, s := range t.samp[:t.sampN] {
 			if s != nil {
 				add(s)
 			}

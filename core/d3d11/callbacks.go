@@ -399,10 +399,17 @@ func (c *callbacks) refresh(core ddi.HRTCORELAYER, name string, bound func(x *De
 	if x == nil {
 		return
 	}
-	done := c.enter(name, trace.Event{Ctx: x.name, Args: strArg(trace.KeyBound, bound(x))})
+	args := noneBound
+	if b := bound(x); b != "none" {
+		args = strArg(trace.KeyBound, b)
+	}
+	done := c.enter(name, trace.Event{Ctx: x.name, Args: args})
 	resend(x, x.ddi.umd)
 	done.end(nil)
 }
+
+// noneBound is a refresh's Args when it shows nothing bound (most of them).
+var noneBound = strArg(trace.KeyBound, "none")
 
 // slotRange clips [start, start+count) to n slots.
 func slotRange(start, count uint32, n int) (int, int) {
@@ -426,18 +433,43 @@ func shown[T Object](vs ...T) string {
 	return strings.Join(hs, " ")
 }
 
+// A refresh of a table of slots looks only below the table's mark (the
+// slots at and above it are empty): marked is the part of slots[lo:hi]
+// below mark n.
+func marked[T any](slots []T, lo, hi, n int) []T { return slots[lo:max(lo, min(hi, n))] }
+
+// refreshed is the handles a refresh sends for slots[lo:hi] (the same
+// DDI call, whatever the mark: every slot of the range): those of the
+// slots below mark n, then zeros. With nothing below the mark it is a
+// slice of zeros, shared and never written (the driver copies what it is
+// sent).
+func refreshed[T any, H ~uint32](slots []T, lo, hi, n int, zeros []H, h func(T) H) []H {
+	bound := marked(slots, lo, hi, n)
+	if len(bound) == 0 {
+		return zeros[:hi-lo]
+	}
+	hs := make([]H, hi-lo)
+	for i, o := range bound {
+		hs[i] = h(o)
+	}
+	return hs
+}
+
+// The zeros refreshed sends for empty slots.
+var (
+	noResources [iaSlots]ddi.HRESOURCE // (iaSlots >= ddi.ConstantBufferSlots)
+	noSRVs      [ddi.ShaderResourceSlots]ddi.HSHADERRESOURCEVIEW
+	noSamplers  [ddi.SamplerSlots]ddi.HSAMPLER
+)
+
 func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count uint32) {
 	c.refresh(core, "pfnStateIaVertexBufCb", func(x *DeviceContext) string {
 		lo, hi := slotRange(start, count, iaSlots)
-		return shown(x.vb[lo:hi]...)
+		return shown(marked(x.vb[:], lo, hi, int(x.vbN))...)
 	}, func(x *DeviceContext, u ddi.Device) {
 		lo, hi := slotRange(start, count, iaSlots)
-		var hs []ddi.HRESOURCE
-		for _, r := range x.vb[lo:hi] {
-			hs = append(hs, x.resH(r))
-		}
-		if len(hs) > 0 {
-			u.IaSetVertexBuffers(x.h, uint32(lo), hs, x.vbStride[lo:hi], x.vbOffset[lo:hi])
+		if hi > lo {
+			u.IaSetVertexBuffers(x.h, uint32(lo), refreshed(x.vb[:], lo, hi, int(x.vbN), noResources[:], x.resH), x.vbStride[lo:hi], x.vbOffset[lo:hi])
 		}
 	})
 }
@@ -484,16 +516,15 @@ func (c *callbacks) PfnStatePsShaderCb(core ddi.HRTCORELAYER) {
 func (c *callbacks) stateCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
 	c.refresh(core, name, func(x *DeviceContext) string {
 		lo, hi := slotRange(start, count, ddi.ConstantBufferSlots)
-		return shown(x.stages[stage].cb[lo:hi]...)
+		t := &x.stages[stage]
+		return shown(marked(t.cb[:], lo, hi, int(t.cbN))...)
 	}, func(x *DeviceContext, u ddi.Device) {
 		lo, hi := slotRange(start, count, ddi.ConstantBufferSlots)
-		var hs []ddi.HRESOURCE
-		for _, r := range x.stages[stage].cb[lo:hi] {
-			hs = append(hs, x.resH(r))
-		}
-		if len(hs) == 0 {
+		if hi == lo {
 			return
 		}
+		t := &x.stages[stage]
+		hs := refreshed(t.cb[:], lo, hi, int(t.cbN), noResources[:], x.resH)
 		if stage == StageVS {
 			u.VsSetConstantBuffers(x.h, uint32(lo), hs)
 		} else {
@@ -513,16 +544,15 @@ func (c *callbacks) PfnStatePsConstBufCb(core ddi.HRTCORELAYER, start, count uin
 func (c *callbacks) srvCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
 	c.refresh(core, name, func(x *DeviceContext) string {
 		lo, hi := slotRange(start, count, ddi.ShaderResourceSlots)
-		return shown(x.stages[stage].srv[lo:hi]...)
+		t := &x.stages[stage]
+		return shown(marked(t.srv[:], lo, hi, int(t.srvN))...)
 	}, func(x *DeviceContext, u ddi.Device) {
 		lo, hi := slotRange(start, count, ddi.ShaderResourceSlots)
-		var hs []ddi.HSHADERRESOURCEVIEW
-		for _, v := range x.stages[stage].srv[lo:hi] {
-			hs = append(hs, ddi.HSHADERRESOURCEVIEW(x.viewH(v)))
-		}
-		if len(hs) == 0 {
+		if hi == lo {
 			return
 		}
+		t := &x.stages[stage]
+		hs := refreshed(t.srv[:], lo, hi, int(t.srvN), noSRVs[:], func(v *View) ddi.HSHADERRESOURCEVIEW { return ddi.HSHADERRESOURCEVIEW(x.viewH(v)) })
 		if stage == StageVS {
 			u.VsSetShaderResources(x.h, uint32(lo), hs)
 		} else {
@@ -542,16 +572,15 @@ func (c *callbacks) PfnStatePsSrvCb(core ddi.HRTCORELAYER, start, count uint32) 
 func (c *callbacks) samplerCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
 	c.refresh(core, name, func(x *DeviceContext) string {
 		lo, hi := slotRange(start, count, ddi.SamplerSlots)
-		return shown(x.stages[stage].samp[lo:hi]...)
+		t := &x.stages[stage]
+		return shown(marked(t.samp[:], lo, hi, int(t.sampN))...)
 	}, func(x *DeviceContext, u ddi.Device) {
 		lo, hi := slotRange(start, count, ddi.SamplerSlots)
-		var hs []ddi.HSAMPLER
-		for _, s := range x.stages[stage].samp[lo:hi] {
-			hs = append(hs, ddi.HSAMPLER(x.stH(s)))
-		}
-		if len(hs) == 0 {
+		if hi == lo {
 			return
 		}
+		t := &x.stages[stage]
+		hs := refreshed(t.samp[:], lo, hi, int(t.sampN), noSamplers[:], func(s *State) ddi.HSAMPLER { return ddi.HSAMPLER(x.stH(s)) })
 		if stage == StageVS {
 			u.VsSetSamplers(x.h, uint32(lo), hs)
 		} else {

@@ -93,7 +93,7 @@ func (c *emulatedContext) IASetVertexBuffersRange(start uint32, vbs []*Resource,
 	defer c.track(func() {
 		for i, vb := range vbs {
 			slot := int(start) + i
-			bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
+			c.bindVB(slot, vb)
 			c.vbStride[slot], c.vbOffset[slot] = strides[i], offsets[i]
 		}
 	})()
@@ -107,7 +107,7 @@ func (c *emulatedContext) SetConstantBuffers(stage Stage, start uint32, bufs []*
 	bufs = slices.Clone(bufs)
 	defer c.track(func() {
 		for i, b := range bufs {
-			bind(c.DeviceContext, &c.stages[stage].cb[int(start)+i], b, nilRes)
+			c.stages[stage].bindCB(c.DeviceContext, int(start)+i, b)
 		}
 	})()
 	return c.record(stage.setCBs(), func(ic *DeviceContext) error { return ic.SetConstantBuffers(stage, start, bufs) }, anys(bufs)...)
@@ -120,7 +120,7 @@ func (c *emulatedContext) SetShaderResources(stage Stage, start uint32, views []
 	views = slices.Clone(c.outputsDropped(stage, start, views))
 	defer c.track(func() {
 		for i, v := range views {
-			bind(c.DeviceContext, &c.stages[stage].srv[int(start)+i], v, nilView)
+			c.stages[stage].bindSRV(c.DeviceContext, int(start)+i, v)
 		}
 	})()
 	return c.record(stage.setSRVs(), func(ic *DeviceContext) error { return ic.SetShaderResources(stage, start, views) }, anys(views)...)
@@ -133,7 +133,7 @@ func (c *emulatedContext) SetSamplers(stage Stage, start uint32, samplers []*Sta
 	samplers = slices.Clone(samplers)
 	defer c.track(func() {
 		for i, s := range samplers {
-			bind(c.DeviceContext, &c.stages[stage].samp[int(start)+i], s, nilState)
+			c.stages[stage].bindSampler(c.DeviceContext, int(start)+i, s)
 		}
 	})()
 	return c.record(stage.setSamplers(), func(ic *DeviceContext) error { return ic.SetSamplers(stage, start, samplers) }, anys(samplers)...)

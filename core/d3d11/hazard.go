@@ -29,7 +29,8 @@ func (c *DeviceContext) unbindInputsOf(rtvs []*View, dsv *View) error {
 			what = "OM RenderTarget slot " + itoa(i)
 		}
 		for _, st := range []Stage{StageVS, StagePS, StageCS} {
-			for slot, srv := range c.stages[st].srv {
+			t := &c.stages[st]
+			for slot, srv := range t.srv[:t.srvN] { // (below the mark: no copy of the 128 slots, nothing bound above it)
 				if srv == nil || !viewsOverlap(srv, v) {
 					continue
 				}

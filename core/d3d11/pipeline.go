@@ -540,9 +540,7 @@ func (c driverContext) clearState(then func()) error {
 	}
 	cc := c.DeviceContext
 	u := c.ddi.umd // the DDIs that reset the state are not traced one by one
-	for i := range c.vb {
-		bind(cc, &c.vb[i], nil, nilRes)
-	}
+	cc.unbindVBs()
 	u.IaSetVertexBuffers(c.h, 0, make([]ddi.HRESOURCE, iaSlots), make([]uint32, iaSlots), make([]uint32, iaSlots))
 	bind(cc, &c.ib, nil, nilRes)
 	u.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0)

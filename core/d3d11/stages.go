@@ -55,6 +55,43 @@ type stageSlots struct {
 	cb   [ddi.ConstantBufferSlots]*Resource
 	srv  [ddi.ShaderResourceSlots]*View
 	samp [ddi.SamplerSlots]*State
+	// The tables' marks: one past the highest slot bound since the tables
+	// were last emptied (unbindStages). The slots at and above a mark are
+	// empty, so a state refresh, an unbinding or a pin looks no further
+	// (most contexts bind a few low slots of 128).
+	cbN, srvN, sampN uint8
+}
+
+// bindCB, bindSRV and bindSampler bind one slot of a stage and move its
+// table's mark: every binding of an object to a stage's slot goes through
+// them.
+func (t *stageSlots) bindCB(c *DeviceContext, i int, r *Resource) {
+	bind(c, &t.cb[i], r, nilRes)
+	if r != nil && i >= int(t.cbN) {
+		t.cbN = uint8(i + 1)
+	}
+}
+
+func (t *stageSlots) bindSRV(c *DeviceContext, i int, v *View) {
+	bind(c, &t.srv[i], v, nilView)
+	if v != nil && i >= int(t.srvN) {
+		t.srvN = uint8(i + 1)
+	}
+}
+
+func (t *stageSlots) bindSampler(c *DeviceContext, i int, s *State) {
+	bind(c, &t.samp[i], s, nilState)
+	if s != nil && i >= int(t.sampN) {
+		t.sampN = uint8(i + 1)
+	}
+}
+
+// bindVB binds vertex-buffer slot i and moves the mark vbN.
+func (c *DeviceContext) bindVB(i int, r *Resource) {
+	bind(c, &c.vb[i], r, nilRes)
+	if r != nil && i >= int(c.vbN) {
+		c.vbN = uint8(i + 1)
+	}
 }
 
 // The per-stage API names.
@@ -200,7 +237,7 @@ func (c driverContext) IASetVertexBuffersRange(start uint32, vbs []*Resource, st
 		hs := make([]ddi.HRESOURCE, len(vbs))
 		for i, vb := range vbs {
 			slot := int(start) + i
-			bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
+			c.bindVB(slot, vb)
 			c.vbStride[slot], c.vbOffset[slot] = strides[i], offsets[i]
 			hs[i] = c.resH(vb)
 		}
@@ -218,7 +255,7 @@ func (c driverContext) SetConstantBuffers(stage Stage, start uint32, bufs []*Res
 		t := &c.stages[stage]
 		hs := make([]ddi.HRESOURCE, len(bufs))
 		for i, b := range bufs {
-			bind(c.DeviceContext, &t.cb[int(start)+i], b, nilRes)
+			t.bindCB(c.DeviceContext, int(start)+i, b)
 			hs[i] = c.resH(b)
 		}
 		switch stage {
@@ -248,7 +285,7 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 		t := &c.stages[stage]
 		hs := make([]ddi.HSHADERRESOURCEVIEW, len(views))
 		for i, v := range views {
-			bind(c.DeviceContext, &t.srv[int(start)+i], v, nilView)
+			t.bindSRV(c.DeviceContext, int(start)+i, v)
 			hs[i] = ddi.HSHADERRESOURCEVIEW(c.viewH(v))
 		}
 		switch stage {
@@ -278,7 +315,7 @@ func (c driverContext) SetSamplers(stage Stage, start uint32, samplers []*State)
 		t := &c.stages[stage]
 		hs := make([]ddi.HSAMPLER, len(samplers))
 		for i, s := range samplers {
-			bind(c.DeviceContext, &t.samp[int(start)+i], s, nilState)
+			t.bindSampler(c.DeviceContext, int(start)+i, s)
 			hs[i] = ddi.HSAMPLER(c.stH(s))
 		}
 		switch stage {

@@ -349,13 +349,20 @@ func (c *context) setCBs(stage int, start uint32, bufs []ddi.HRESOURCE) {
 
 func (c *context) setSRVs(stage int, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
 	ss := &c.st.stages[stage]
-	for i, h := range views {
-		if j := int(start) + i; j < len(ss.srv) {
-			ss.srv[j] = h
+	if lo := int(start); lo < len(ss.srv) {
+		// (The runtime's state refresh sends all 128 slots, nearly all
+		// empty: the range's bits are cleared a word at a time, then set
+		// for the handles.)
+		n := copy(ss.srv[lo:], views)
+		hi := lo + n
+		for w := lo / 64; w*64 < hi; w++ {
+			a, b := max(lo, w*64)-w*64, min(hi, w*64+64)-w*64
+			ss.srvs[w] &^= ^uint64(0) >> (64 - (b - a)) << a
+		}
+		for i, h := range views[:n] {
 			if h != 0 {
+				j := lo + i
 				ss.srvs[j/64] |= 1 << (j % 64)
-			} else {
-				ss.srvs[j/64] &^= 1 << (j % 64)
 			}
 		}
 	}
