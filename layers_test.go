@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11", "core/ddi"},                                                    // apitrace's .trace and dump text, as scenarios
 	"core/shadertest":      {"core/hlsl", "core/scenario", "core/d3d11"},                                                                                // shader_test files: each case a scenario
 	"core/inspect":         {"core/scenario", "core/machine", "core/d3d11", "core/ddi", "core/dxbc", "core/hlsl", "core/trace", "gpu/isa", "gpu/texel"}, // the inspector's queries: state, resources, pixel history, shader steps at any event; gpu/isa and gpu/texel only to read packets and texels
-	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
+	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel", "core/xsync"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc", "core/xsync"},
 	"core/ddi":             {"core/hresult", "core/xsync"},
 	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shaderisa", "core/umd/translate"},
