@@ -93,6 +93,7 @@ type (
 	u8 = archsimd.Uint32x8
 	i8 = archsimd.Int32x8
 	d4 = archsimd.Float64x4
+	u4 = archsimd.Uint64x4
 )
 
 func ld(p *[Lanes]uint32, i int) u8  { return archsimd.LoadUint32x8((*[8]uint32)(p[i : i+8])) }
@@ -408,35 +409,29 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 	return nz
 }
 
-// vExp2 and vLog2: exp2f and log2f sixteen lanes a pass (bySeries).
-func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x16, exp2Out) }
-
-func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x16, log2Out) }
-
-// bySeries computes r = f(a) sixteen lanes a pass: by the series of
-// sixteen lanes (four chains of four lanes side by side: each link of a
-// chain waits on the one before, about six cycles, in which the processor
-// can start the links of the other three) for the lanes in [lo, hi), and
-// by out, what the scalar function returns before its series, for the
-// others (zeros, infinities, NaNs, exp2's underflow and overflow).
-func bySeries(r, a *[Lanes]uint32, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
+// seriesGroup computes r = f(a) for the sixteen lanes from i, x0 and x1:
+// by the long series of sixteen lanes (four chains of four lanes side by
+// side: each link of a chain waits on the one before, about six cycles, in
+// which the processor can start the links of the other three) for the
+// lanes in [lo, hi), and by out, what the scalar function returns before
+// its series, for the others (zeros, infinities, NaNs, exp2's underflow and
+// overflow). vExp2 and vLog2 take it where the short evaluations
+// (fastmath_simd.go) are not exact.
+func seriesGroup(r *[Lanes]uint32, i int, x0, x1 f8, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
 	vlo, vhi := archsimd.BroadcastFloat32x8(lo), archsimd.BroadcastFloat32x8(hi)
-	v1 := archsimd.BroadcastFloat32x8(1)
-	for i := 0; i < Lanes; i += 16 {
-		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
-		if in0.And(in1).ToBits() == 0xFF {
-			r0, r1 := sixteen(x0, x1)
-			stf(r, i, r0)
-			stf(r, i+8, r1)
-			continue
-		}
-		// The series is given 1 for the lanes outside (its result is
-		// replaced).
-		r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
-		stf(r, i, r0.Merge(out(x0), in0))
-		stf(r, i+8, r1.Merge(out(x1), in1))
+	in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
+	if in0.And(in1).ToBits() == 0xFF {
+		r0, r1 := sixteen(x0, x1)
+		stf(r, i, r0)
+		stf(r, i+8, r1)
+		return
 	}
+	// The series is given 1 for the lanes outside (its result is
+	// replaced).
+	v1 := archsimd.BroadcastFloat32x8(1)
+	r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
+	stf(r, i, r0.Merge(out(x0), in0))
+	stf(r, i+8, r1.Merge(out(x1), in1))
 }
 
 // exp2Out is exp2f of lanes outside [exp2Lo, exp2Hi): a canonical NaN for
