@@ -63,11 +63,18 @@ func vExp2(r, a, _, _ *[Lanes]uint32) {
 // vLog2 is log2f of a block, sixteen lanes a pass by log2q16, the lanes
 // outside [log2Lo, log2Hi) (zeros, negatives, infinities, NaNs) by blends
 // (log2Out).
-func vLog2(r, a, _, _ *[Lanes]uint32) {
+func vLog2(r, a, _, _ *[Lanes]uint32) { log2Vec(r, a, 0) }
+
+// vLog2Abs is log2 |x|, the sign cleared as the lanes are loaded (vecFold).
+func vLog2Abs(r, a, _, _ *[Lanes]uint32) { log2Vec(r, a, 1<<31) }
+
+// log2Vec is vLog2 of the lanes with the bits of clr cleared.
+func log2Vec(r, a *[Lanes]uint32, clr uint32) {
+	c := archsimd.BroadcastUint32x8(clr)
 	lo, hi := archsimd.BroadcastFloat32x8(log2Lo), archsimd.BroadcastFloat32x8(log2Hi)
 	one := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
-		x0, x1 := ldf(a, i), ldf(a, i+8)
+		x0, x1 := ld(a, i).AndNot(c).AsFloat32x8(), ld(a, i+8).AndNot(c).AsFloat32x8()
 		in0, in1 := x0.GreaterEqual(lo).And(x0.Less(hi)), x1.GreaterEqual(lo).And(x1.Less(hi))
 		if in0.And(in1).ToBits() == 0xFF {
 			if r0, r1, ok := log2q16(x0, x1); ok {

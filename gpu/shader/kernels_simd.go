@@ -137,6 +137,63 @@ func vMad(r, a, b, c *[Lanes]uint32) {
 	}
 }
 
+// vMadSat, vMadNeg and vMadNegSat are mad_sat, mad with its first source
+// negated and both (Phong's `mad_sat r0.x, -r1.x, r2.z, -l(...)`): the
+// sign flipped as the lanes are loaded and the saturate applied as they are
+// stored, instead of a pass of fetch and one of saturate (vecFold).
+func vMadSat(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 0, true) }
+
+func vMadNeg(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 1<<31, false) }
+
+func vMadNegSat(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 1<<31, true) }
+
+// madVec is (a ^ flip) * b + c, saturated when sat, else NaNs canonical.
+func madVec(r, a, b, c *[Lanes]uint32, flip uint32, sat bool) {
+	f := archsimd.BroadcastUint32x8(flip)
+	fin := cn8
+	if sat {
+		fin = sat8
+	}
+	for i := 0; i < Lanes; i += 8 {
+		x := ld(a, i).Xor(f).AsFloat32x8()
+		stf(r, i, fin(x.Mul(ldf(b, i)).Add(ldf(c, i))))
+	}
+}
+
+// vecFold gives the vector build's instructions whose modifiers a kernel
+// takes (log2 |x|, mad with its first source negated, mad_sat) that
+// kernel, their modifiers cleared: the instruction is then plain (no pass
+// of fetch) and, but for log2, saturates in its kernel. Phong has one of
+// each. TestVecFold compares them with the general path.
+func vecFold(x *xinst) {
+	if !vecOK {
+		return
+	}
+	s0 := &x.src[0]
+	switch x.op {
+	case OpLog2:
+		if !s0.rel && s0.abs && !s0.neg {
+			x.kernel, s0.mod, s0.abs = vLog2Abs, false, false
+		}
+	case OpMad:
+		if x.src[1].mod || x.src[1].rel || x.src[2].mod || x.src[2].rel || s0.rel || s0.abs {
+			return
+		}
+		var k kernel
+		switch {
+		case s0.neg && x.sat:
+			k = vMadNegSat
+		case s0.neg:
+			k = vMadNeg
+		case x.sat:
+			k = vMadSat
+		default:
+			return
+		}
+		x.kernel, s0.mod, s0.neg, x.sat = k, false, false, false
+	}
+}
+
 func vDiv(r, a, b, _ *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {
 		stf(r, i, cn8(ldf(a, i).Div(ldf(b, i))))
@@ -356,6 +413,13 @@ func mergeVec(d, r *[Lanes]uint32, i int, g uint8) {
 	st(d, i, ld(r, i).Merge(ld(d, i), m))
 }
 
+// sat8 is saturate of eight lanes: 0 unless x > 0 (NaN, -0 and
+// negatives), 1 where x > 1 (its results are never NaNs).
+func sat8(x f8) f8 {
+	zero, one := archsimd.BroadcastFloat32x8(0), archsimd.BroadcastFloat32x8(1)
+	return one.Merge(x.Masked(x.Greater(zero)), x.Greater(one))
+}
+
 // canonVec is canon eight lanes a pass.
 func canonVec(r *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {
@@ -366,35 +430,38 @@ func canonVec(r *[Lanes]uint32) {
 // saturateVec is saturate eight lanes a pass: 0 unless x > 0 (NaN, -0 and
 // negatives), 1 where x > 1.
 func saturateVec(r *[Lanes]uint32) {
-	zero, one := archsimd.BroadcastFloat32x8(0), archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 8 {
-		x := ldf(r, i)
-		stf(r, i, one.Merge(x.Masked(x.Greater(zero)), x.Greater(one)))
+		stf(r, i, sat8(ldf(r, i)))
 	}
 }
 
 // dotVec is dot's sum, eight lanes a pass: products rounded, summed left
-// to right; canonical NaNs.
-func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+// to right; canonical NaNs, or saturated as they are stored when sat (dp3_sat:
+// no second pass).
+func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32, sat bool) {
+	fin := cn8
+	if sat {
+		fin = sat8
+	}
 	a0, a1, b0, b1 := a[0], a[1], b[0], b[1]
 	switch n {
 	case 2:
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
-			stf(r, i, cn8(s))
+			stf(r, i, fin(s))
 		}
 	case 3:
 		a2, b2 := a[2], b[2]
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
-			stf(r, i, cn8(s.Add(ldf(a2, i).Mul(ldf(b2, i)))))
+			stf(r, i, fin(s.Add(ldf(a2, i).Mul(ldf(b2, i)))))
 		}
 	default:
 		a2, b2, a3, b3 := a[2], b[2], a[3], b[3]
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
 			s = s.Add(ldf(a2, i).Mul(ldf(b2, i)))
-			stf(r, i, cn8(s.Add(ldf(a3, i).Mul(ldf(b3, i)))))
+			stf(r, i, fin(s.Add(ldf(a3, i).Mul(ldf(b3, i)))))
 		}
 	}
 }

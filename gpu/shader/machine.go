@@ -420,6 +420,7 @@ func NewMachine(p *Program) *Machine {
 			// log2 |x|: the kernel clears the sign (fastlog.go).
 			x.kernel, x.src[0].mod, x.src[0].abs = kLog2Abs, false, false
 		}
+		vecFold(x)
 		if in.Op == OpLoop {
 			x.counted = m.findCounted(p.Code, pc)
 		}

@@ -694,7 +694,8 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	}
 	switch {
 	case vecOK:
-		dotVec(n, res, a, b)
+		// Saturated as it stores, when written straight (dp3_sat).
+		dotVec(n, res, a, b, in.sat && direct)
 	case in.konst&2 != 0:
 		dotSumK(n, res, a, b) // the second source the same in every lane (special.go)
 	case in.konst&1 != 0:
@@ -706,7 +707,7 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 		m.commit(in, mask, true)
 		return
 	}
-	if in.sat {
+	if in.sat && !vecOK {
 		saturate(res)
 	}
 	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {
