@@ -17,7 +17,11 @@ import (
 // (farMid, here four lanes at a time: farMid4); when a lane of the sixteen
 // is near it, or lies where only the long series is defined (exp2 of
 // [-151, -126): denormal results), the sixteen go by the long series
-// (seriesGroup), the old vector kernel, as exact.
+// (seriesGroup), the old vector kernel, as exact. vExp2 and log2Vec keep
+// their group loops apart, as kExp2 and kLog2 do: one driver calling each
+// one's evaluation and out through function values (or taking them from
+// its caller, the prepared lanes and the results handed back and forth)
+// cost 3% of Phong's block (ShaderBlocks, 2026-11-29).
 
 // vExp2 is exp2f of a block, sixteen lanes a pass by exp2q16, the lanes
 // outside [exp2QLo, exp2QHi) by blends (exp2Out) or, in [exp2Lo,
