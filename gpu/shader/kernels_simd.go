@@ -190,7 +190,7 @@ func vecFold(x *xinst) {
 		default:
 			return
 		}
-		x.kernel, s0.mod, s0.neg, x.sat = k, false, false, false
+		x.kernel, s0.mod, s0.neg, x.sat, x.folded = k, false, false, false, true
 	}
 }
 
