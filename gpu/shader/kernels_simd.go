@@ -150,13 +150,9 @@ func vMadNegSat(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 1<<31, true) }
 // madVec is (a ^ flip) * b + c, saturated when sat, else NaNs canonical.
 func madVec(r, a, b, c *[Lanes]uint32, flip uint32, sat bool) {
 	f := archsimd.BroadcastUint32x8(flip)
-	fin := cn8
-	if sat {
-		fin = sat8
-	}
 	for i := 0; i < Lanes; i += 8 {
 		x := ld(a, i).Xor(f).AsFloat32x8()
-		stf(r, i, fin(x.Mul(ldf(b, i)).Add(ldf(c, i))))
+		stf(r, i, fin8(x.Mul(ldf(b, i)).Add(ldf(c, i)), sat))
 	}
 }
 
@@ -420,6 +416,15 @@ func sat8(x f8) f8 {
 	return one.Merge(x.Masked(x.Greater(zero)), x.Greater(one))
 }
 
+// fin8 is x saturated when sat, else with its NaNs canonical (inlined: a
+// function value chosen once a call cost a call a store).
+func fin8(x f8, sat bool) f8 {
+	if sat {
+		return sat8(x)
+	}
+	return cn8(x)
+}
+
 // canonVec is canon eight lanes a pass.
 func canonVec(r *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {
@@ -439,10 +444,7 @@ func saturateVec(r *[Lanes]uint32) {
 // to right; canonical NaNs, or saturated as they are stored when sat (dp3_sat:
 // no second pass).
 func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32, sat bool) {
-	fin := cn8
-	if sat {
-		fin = sat8
-	}
+	fin := func(x f8) f8 { return fin8(x, sat) }
 	a0, a1, b0, b1 := a[0], a[1], b[0], b[1]
 	switch n {
 	case 2:
