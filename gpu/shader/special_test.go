@@ -64,26 +64,7 @@ func TestSpecialKernels(t *testing.T) {
 			t.Errorf("%s: not specialised", form)
 		}
 		for range 200 {
-			cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
-			for _, m := range []*Machine{a, g} {
-				if err := m.Bind(cb, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for v := range 2 {
-				for c := range 4 {
-					for l := range Lanes {
-						a.In(v)[c][l] = val()
-					}
-					*g.In(v) = *a.In(v)
-				}
-			}
-			if _, err := a.Run(AllLanes); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.Run(AllLanes); err != nil {
-				t.Fatal(err)
-			}
+			cb := runBoth(t, a, g, val)
 			for c := range 4 {
 				for l := range Lanes {
 					if x, y := a.Out(0)[c][l], g.Out(0)[c][l]; x != y {
@@ -94,6 +75,32 @@ func TestSpecialKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runBoth binds a cb0 of four values from val to a and g, gives both the
+// same two inputs from val and runs them with every lane active.
+func runBoth(t *testing.T, a, g *Machine, val func() uint32) *kconsts {
+	t.Helper()
+	cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
+	for _, m := range []*Machine{a, g} {
+		if err := m.Bind(cb, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for v := range 2 {
+		for c := range 4 {
+			for l := range Lanes {
+				a.In(v)[c][l] = val()
+			}
+			*g.In(v) = *a.In(v)
+		}
+	}
+	for _, m := range []*Machine{a, g} {
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cb
 }
 
 // TestFrcFourLanes: kFrc's integer path for four lanes in [+0, 2**23)
@@ -151,25 +158,7 @@ func TestSatFold(t *testing.T) {
 			t.Errorf("%s: not folded (sat %v, plain %v)", f[0], x.sat, x.plain)
 		}
 		for range 200 {
-			cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
-			for _, m := range []*Machine{a, g} {
-				if err := m.Bind(cb, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for v := range 2 {
-				for c := range 4 {
-					for l := range Lanes {
-						a.In(v)[c][l] = val()
-					}
-					*g.In(v) = *a.In(v)
-				}
-			}
-			for _, m := range []*Machine{a, g} {
-				if _, err := m.Run(AllLanes); err != nil {
-					t.Fatal(err)
-				}
-			}
+			runBoth(t, a, g, val)
 			if *a.Out(0) != *g.Out(0) {
 				t.Fatalf("%s: %x, want %x", f[0], *a.Out(0), *g.Out(0))
 			}
