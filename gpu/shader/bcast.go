@@ -27,7 +27,7 @@ type bcastKernel func(in *xinst)
 
 // broadcastKernel returns the one-pass kernel of x, or nil.
 func broadcastKernel(x *xinst) bcastKernel {
-	if vecOK || !x.plain || !x.direct || x.sat || x.dstRel || x.mask == 0 {
+	if vecOK || !x.plain || !x.direct || x.sat || x.folded || x.dstRel || x.mask == 0 {
 		return nil
 	}
 	var cs [3]int

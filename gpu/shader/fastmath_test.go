@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // TestQuickTranscendentals: kExp2, kLog2 and kRsq (the short evaluations
@@ -13,7 +15,9 @@ import (
 // time; few of the lanes in range are near the middle of two float32s
 // (left to the old evaluation); and blocks of lanes near it (found when
 // every float32 was compared, once, on 2026-11-29: none differed) beside
-// lanes out of range give the old bits too.
+// lanes out of range give the old bits too. In the GOEXPERIMENT=simd
+// build the same lanes go through the vector kernels as well (vExp2, vLog2,
+// vRsq).
 func TestQuickTranscendentals(t *testing.T) {
 	step := uint32(13)
 	switch {
@@ -33,19 +37,25 @@ func TestQuickTranscendentals(t *testing.T) {
 		quick  func(float32) (float64, bool)
 		lo, hi float32
 		nears  []uint32
+		op     Op // the op whose kernel the table holds
 	}{
-		{"exp2", kExp2, exp2f, exp2q, exp2QLo, exp2QHi, []uint32{0xB338AA30, 0xB338AA46, 0x33B8AA30, 0x33B8AA40}},
-		{"log2", kLog2, log2f, log2q, log2Lo, log2Hi, []uint32{0x7145, 0xE28A, 0x1C514, 0x310E3}},
+		{"exp2", kExp2, exp2f, exp2q, exp2QLo, exp2QHi, []uint32{0xB338AA30, 0xB338AA46, 0x33B8AA30, 0x33B8AA40}, OpExp2},
+		{"log2", kLog2, log2f, log2q, log2Lo, log2Hi, []uint32{0x7145, 0xE28A, 0x1C514, 0x310E3}, OpLog2},
 		{"rsq", kRsq, rsqRef, func(x float32) (float64, bool) {
 			h, y := rsqqReduce(x)
 			y = rsqqStep(h, rsqqStep(h, rsqqStep(h, y)))
 			return y, farMid(y)
-		}, log2Lo, log2Hi, []uint32{0xA72F, 0x29CBC, 0x9DB6D, 0x113E07}},
+		}, log2Lo, log2Hi, []uint32{0xA72F, 0x29CBC, 0x9DB6D, 0x113E07}, OpRsq},
 	} {
 		var a [Lanes]uint32
 		n, near, lane := 0, 0, 0
 		flush := func() {
 			checkLanes(t, c.name, c.kernel, &a, lane, c.ref)
+			if vecOK {
+				// The vector build's kernel (fastmath_simd.go),
+				// whose fallback these lanes also reach.
+				checkLanes(t, c.name+" (vector)", kernels[c.op], &a, lane, c.ref)
+			}
 			lane = 0
 		}
 		add := func(b uint32) {

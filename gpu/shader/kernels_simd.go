@@ -93,6 +93,7 @@ type (
 	u8 = archsimd.Uint32x8
 	i8 = archsimd.Int32x8
 	d4 = archsimd.Float64x4
+	u4 = archsimd.Uint64x4
 )
 
 func ld(p *[Lanes]uint32, i int) u8  { return archsimd.LoadUint32x8((*[8]uint32)(p[i : i+8])) }
@@ -133,6 +134,59 @@ func vMul(r, a, b, _ *[Lanes]uint32) {
 func vMad(r, a, b, c *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {
 		stf(r, i, cn8(ldf(a, i).Mul(ldf(b, i)).Add(ldf(c, i))))
+	}
+}
+
+// vMadSat, vMadNeg and vMadNegSat are mad_sat, mad with its first source
+// negated and both (Phong's `mad_sat r0.x, -r1.x, r2.z, -l(...)`): the
+// sign flipped as the lanes are loaded and the saturate applied as they are
+// stored, instead of a pass of fetch and one of saturate (vecFold).
+func vMadSat(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 0, true) }
+
+func vMadNeg(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 1<<31, false) }
+
+func vMadNegSat(r, a, b, c *[Lanes]uint32) { madVec(r, a, b, c, 1<<31, true) }
+
+// madVec is (a ^ flip) * b + c, saturated when sat, else NaNs canonical.
+func madVec(r, a, b, c *[Lanes]uint32, flip uint32, sat bool) {
+	f := archsimd.BroadcastUint32x8(flip)
+	for i := 0; i < Lanes; i += 8 {
+		x := ld(a, i).Xor(f).AsFloat32x8()
+		stf(r, i, fin8(x.Mul(ldf(b, i)).Add(ldf(c, i)), sat))
+	}
+}
+
+// vecFold gives the vector build's instructions whose modifiers a kernel
+// takes (log2 |x|, mad with its first source negated, mad_sat) that
+// kernel, their modifiers cleared: the instruction is then plain (no pass
+// of fetch) and, but for log2, saturates in its kernel. Phong has one of
+// each. TestVecFold compares them with the general path.
+func vecFold(x *xinst) {
+	if !vecOK {
+		return
+	}
+	s0 := &x.src[0]
+	switch x.op {
+	case OpLog2:
+		if !s0.rel && s0.abs && !s0.neg {
+			x.kernel, s0.mod, s0.abs = vLog2Abs, false, false
+		}
+	case OpMad:
+		if x.src[1].mod || x.src[1].rel || x.src[2].mod || x.src[2].rel || s0.rel || s0.abs {
+			return
+		}
+		var k kernel
+		switch {
+		case s0.neg && x.sat:
+			k = vMadNegSat
+		case s0.neg:
+			k = vMadNeg
+		case x.sat:
+			k = vMadSat
+		default:
+			return
+		}
+		x.kernel, s0.mod, s0.neg, x.sat, x.folded = k, false, false, false, true
 	}
 }
 
@@ -355,6 +409,22 @@ func mergeVec(d, r *[Lanes]uint32, i int, g uint8) {
 	st(d, i, ld(r, i).Merge(ld(d, i), m))
 }
 
+// sat8 is saturate of eight lanes: 0 unless x > 0 (NaN, -0 and
+// negatives), 1 where x > 1 (its results are never NaNs).
+func sat8(x f8) f8 {
+	zero, one := archsimd.BroadcastFloat32x8(0), archsimd.BroadcastFloat32x8(1)
+	return one.Merge(x.Masked(x.Greater(zero)), x.Greater(one))
+}
+
+// fin8 is x saturated when sat, else with its NaNs canonical (inlined: a
+// function value chosen once a call cost a call a store).
+func fin8(x f8, sat bool) f8 {
+	if sat {
+		return sat8(x)
+	}
+	return cn8(x)
+}
+
 // canonVec is canon eight lanes a pass.
 func canonVec(r *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {
@@ -365,35 +435,35 @@ func canonVec(r *[Lanes]uint32) {
 // saturateVec is saturate eight lanes a pass: 0 unless x > 0 (NaN, -0 and
 // negatives), 1 where x > 1.
 func saturateVec(r *[Lanes]uint32) {
-	zero, one := archsimd.BroadcastFloat32x8(0), archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 8 {
-		x := ldf(r, i)
-		stf(r, i, one.Merge(x.Masked(x.Greater(zero)), x.Greater(one)))
+		stf(r, i, sat8(ldf(r, i)))
 	}
 }
 
 // dotVec is dot's sum, eight lanes a pass: products rounded, summed left
-// to right; canonical NaNs.
-func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+// to right; canonical NaNs, or saturated as they are stored when sat (dp3_sat:
+// no second pass).
+func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32, sat bool) {
+	fin := func(x f8) f8 { return fin8(x, sat) }
 	a0, a1, b0, b1 := a[0], a[1], b[0], b[1]
 	switch n {
 	case 2:
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
-			stf(r, i, cn8(s))
+			stf(r, i, fin(s))
 		}
 	case 3:
 		a2, b2 := a[2], b[2]
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
-			stf(r, i, cn8(s.Add(ldf(a2, i).Mul(ldf(b2, i)))))
+			stf(r, i, fin(s.Add(ldf(a2, i).Mul(ldf(b2, i)))))
 		}
 	default:
 		a2, b2, a3, b3 := a[2], b[2], a[3], b[3]
 		for i := 0; i < Lanes; i += 8 {
 			s := ldf(a0, i).Mul(ldf(b0, i)).Add(ldf(a1, i).Mul(ldf(b1, i)))
 			s = s.Add(ldf(a2, i).Mul(ldf(b2, i)))
-			stf(r, i, cn8(s.Add(ldf(a3, i).Mul(ldf(b3, i)))))
+			stf(r, i, fin(s.Add(ldf(a3, i).Mul(ldf(b3, i)))))
 		}
 	}
 }
@@ -408,35 +478,29 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 	return nz
 }
 
-// vExp2 and vLog2: exp2f and log2f sixteen lanes a pass (bySeries).
-func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x16, exp2Out) }
-
-func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x16, log2Out) }
-
-// bySeries computes r = f(a) sixteen lanes a pass: by the series of
-// sixteen lanes (four chains of four lanes side by side: each link of a
-// chain waits on the one before, about six cycles, in which the processor
-// can start the links of the other three) for the lanes in [lo, hi), and
-// by out, what the scalar function returns before its series, for the
-// others (zeros, infinities, NaNs, exp2's underflow and overflow).
-func bySeries(r, a *[Lanes]uint32, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
+// seriesGroup computes r = f(a) for the sixteen lanes from i, x0 and x1:
+// by the long series of sixteen lanes (four chains of four lanes side by
+// side: each link of a chain waits on the one before, about six cycles, in
+// which the processor can start the links of the other three) for the
+// lanes in [lo, hi), and by out, what the scalar function returns before
+// its series, for the others (zeros, infinities, NaNs, exp2's underflow and
+// overflow). vExp2 and vLog2 take it where the short evaluations
+// (fastmath_simd.go) are not exact.
+func seriesGroup(r *[Lanes]uint32, i int, x0, x1 f8, lo, hi float32, sixteen func(f8, f8) (f8, f8), out func(f8) f8) {
 	vlo, vhi := archsimd.BroadcastFloat32x8(lo), archsimd.BroadcastFloat32x8(hi)
-	v1 := archsimd.BroadcastFloat32x8(1)
-	for i := 0; i < Lanes; i += 16 {
-		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
-		if in0.And(in1).ToBits() == 0xFF {
-			r0, r1 := sixteen(x0, x1)
-			stf(r, i, r0)
-			stf(r, i+8, r1)
-			continue
-		}
-		// The series is given 1 for the lanes outside (its result is
-		// replaced).
-		r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
-		stf(r, i, r0.Merge(out(x0), in0))
-		stf(r, i+8, r1.Merge(out(x1), in1))
+	in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
+	if in0.And(in1).ToBits() == 0xFF {
+		r0, r1 := sixteen(x0, x1)
+		stf(r, i, r0)
+		stf(r, i+8, r1)
+		return
 	}
+	// The series is given 1 for the lanes outside (its result is
+	// replaced).
+	v1 := archsimd.BroadcastFloat32x8(1)
+	r0, r1 := sixteen(x0.Merge(v1, in0), x1.Merge(v1, in1))
+	stf(r, i, r0.Merge(out(x0), in0))
+	stf(r, i+8, r1.Merge(out(x1), in1))
 }
 
 // exp2Out is exp2f of lanes outside [exp2Lo, exp2Hi): a canonical NaN for

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"sync"
 	"testing"
@@ -156,9 +157,14 @@ func TestVectorKernels(t *testing.T) {
 		for dn := 2; dn <= 4; dn++ {
 			dotSum(dn, &want, &pa, &pb)
 			canonScalar(&want)
-			dotVec(dn, &got, &pa, &pb)
+			dotVec(dn, &got, &pa, &pb, false)
 			if got != want {
 				t.Fatalf("dp%d: vector %x, scalar %x", dn, got, want)
+			}
+			saturateScalar(&want)
+			dotVec(dn, &got, &pa, &pb, true)
+			if got != want {
+				t.Fatalf("dp%d_sat: vector %x, scalar %x", dn, got, want)
 			}
 		}
 	}
@@ -222,6 +228,79 @@ func TestVectorTranscendentalsEvery(t *testing.T) {
 	for _, e := range errs {
 		if e != "" {
 			t.Error(e)
+		}
+	}
+}
+
+// TestVecFold: the kernels that take a modifier or saturate (vecFold)
+// against the scalar kernels given the modified source and saturate's
+// pass, on random blocks; and vecFold gives them to Phong's instructions.
+func TestVecFold(t *testing.T) {
+	if !vecOK {
+		t.Skip("no AVX2")
+	}
+	rng := rand.New(rand.NewPCG(7, 32))
+	for range 2000 {
+		var a, b, c, na, aa, got, want [Lanes]uint32
+		vecInput(rng, &a)
+		vecInput(rng, &b)
+		vecInput(rng, &c)
+		for i := range a {
+			na[i], aa[i] = a[i]^1<<31, a[i]&^(1<<31)
+		}
+		for _, k := range []struct {
+			name   string
+			vec    kernel
+			src    *[Lanes]uint32
+			scalar kernel
+			sat    bool
+		}{
+			{"mad_sat", vMadSat, &a, scalarKernels[OpMad], true},
+			{"mad -a", vMadNeg, &na, scalarKernels[OpMad], false},
+			{"mad_sat -a", vMadNegSat, &na, scalarKernels[OpMad], true},
+			{"log2 |a|", vLog2Abs, &aa, scalarKernels[OpLog2], false},
+		} {
+			k.scalar(&want, k.src, &b, &c)
+			canonScalar(&want)
+			if k.sat {
+				saturateScalar(&want)
+			}
+			k.vec(&got, &a, &b, &c)
+			if got != want {
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%s(%#08x, %#08x, %#08x) = %#08x, the scalar kernels %#08x", k.name, a[i], b[i], c[i], got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	p, err := Assemble(`ps inputs=2 outputs=1 temps=3
+mad_sat r0.x, -v1.x, v1.y, -l(0.5, 0.5, 0.5, 0.5).x
+log2 r1.x, |r0.x|
+mad r2.x, -r1.x, v1.z, v1.w
+mad_sat r2.y, r1.x, v1.z, v1.w
+mad r2.z, r1.x, v1.z, -v1.w
+mov o0, r2
+ret`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewMachine(p)
+	want := []string{"vMadNegSat", "vLog2Abs", "vMadNeg", "vMadSat", ""}
+	for pc, w := range want {
+		x := &m.code[pc]
+		got := ""
+		for _, k := range []struct {
+			name string
+			k    kernel
+		}{{"vMadNegSat", vMadNegSat}, {"vLog2Abs", vLog2Abs}, {"vMadNeg", vMadNeg}, {"vMadSat", vMadSat}} {
+			if reflect.ValueOf(x.kernel).Pointer() == reflect.ValueOf(k.k).Pointer() {
+				got = k.name
+			}
+		}
+		if got != w || (w != "" && (x.sat || !x.plain)) {
+			t.Errorf("pc %d: kernel %q (sat %v, plain %v), want %q", pc, got, x.sat, x.plain, w)
 		}
 	}
 }

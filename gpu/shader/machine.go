@@ -193,13 +193,16 @@ type xinst struct {
 	sat   bool
 	nz    bool
 	canon bool // float arithmetic: NaN results canonical
-	mask  uint8
-	dst   [4]*[Lanes]uint32
-	src   [maxSrcs]xsrc
-	nsrc  uint8
-	jump  int32
-	rel   bool // a source is a relative cb element: its reads may fault
-	plain bool // no source has a modifier or is relative: fetch has nothing to do
+	// folded: the kernel takes a saturate or a source's modifier itself
+	// (satFold, vecFold); no other kernel replaces it.
+	folded bool
+	mask   uint8
+	dst    [4]*[Lanes]uint32
+	src    [maxSrcs]xsrc
+	nsrc   uint8
+	jump   int32
+	rel    bool // a source is a relative cb element: its reads may fault
+	plain  bool // no source has a modifier or is relative: fetch has nothing to do
 	// uniDst is the register (index in regs) whose components in mask
 	// the instruction writes, for the uniform tracking (uniform.go):
 	// uniNone for none, uniAll when it may write others too; uniSrc the
@@ -420,6 +423,8 @@ func NewMachine(p *Program) *Machine {
 			// log2 |x|: the kernel clears the sign (fastlog.go).
 			x.kernel, x.src[0].mod, x.src[0].abs = kLog2Abs, false, false
 		}
+		vecFold(x)
+		satFold(x, in)
 		if in.Op == OpLoop {
 			x.counted = m.findCounted(p.Code, pc)
 		}

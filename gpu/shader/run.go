@@ -692,13 +692,17 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 	if direct {
 		res = in.dst[bits.TrailingZeros8(in.mask)]
 	}
+	// Saturated as it stores when written straight (dp3_sat), by dotVec
+	// and dotSumK's dp3.
+	sat, satDone := in.sat && direct, false
 	switch {
 	case vecOK:
-		dotVec(n, res, a, b)
+		dotVec(n, res, a, b, sat)
+		satDone = sat
 	case in.konst&2 != 0:
-		dotSumK(n, res, a, b) // the second source the same in every lane (special.go)
+		satDone = dotSumK(n, res, a, b, sat) // the second source the same in every lane (special.go)
 	case in.konst&1 != 0:
-		dotSumK(n, res, b, a) // the first: the products commute
+		satDone = dotSumK(n, res, b, a, sat) // the first: the products commute
 	default:
 		dotSum(n, res, a, b)
 	}
@@ -706,7 +710,7 @@ func (m *Machine) dot(in *xinst, mask uint64) {
 		m.commit(in, mask, true)
 		return
 	}
-	if in.sat {
+	if in.sat && !satDone {
 		saturate(res)
 	}
 	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {

@@ -1,6 +1,10 @@
 package shader
 
-import . "d3dsim/gpu/shaderisa"
+import (
+	"math"
+
+	. "d3dsim/gpu/shaderisa"
+)
 
 // Kernels specialised when a program is prepared (NewMachine): add, mul
 // and mad whose operand is an immediate or a cb element — the same value
@@ -65,6 +69,54 @@ func specialKernel(in *Inst) kernel {
 		}
 	}
 	return nil
+}
+
+// kMadXXKSat and kMadNXXKSat are kMadXXK saturated, the first source
+// negated in the second (Phong's `mad_sat r0.x, -r1.x, r2.z, -l(...)`):
+// the sign flipped as the lanes are read and the saturate applied as they
+// are stored, instead of a pass of fetch and one of saturate (satFold).
+// Saturate gives 0 for NaNs: no canonical test.
+func kMadXXKSat(r, a, b, c *[Lanes]uint32) { madXXKSat(r, a, b, c, 0) }
+
+func kMadNXXKSat(r, a, b, c *[Lanes]uint32) { madXXKSat(r, a, b, c, 1<<31) }
+
+func madXXKSat(r, a, b, c *[Lanes]uint32, flip uint32) {
+	rf, bf, kc := f32(r), f32(b), f32(c)[0]
+	for i := range rf {
+		rf[i] = sat1(float32(math.Float32frombits(a[i]^flip)*bf[i]) + kc)
+	}
+}
+
+// sat1 is saturate of one lane: 0 unless v > 0 (NaN, -0 and negatives), 1
+// where v > 1.
+func sat1(v float32) float32 {
+	switch {
+	case !(v > 0):
+		return 0
+	case v > 1:
+		return 1
+	}
+	return v
+}
+
+// satFold gives the default build's mad_sat with a constant third source
+// and the first at most negated kMadXXKSat or kMadNXXKSat, its saturate
+// and modifier cleared: the instruction is then plain (the vector build:
+// vecFold).
+func satFold(x *xinst, in *Inst) {
+	if vecOK || in.Op != OpMad || !x.sat || len(in.Src) != 3 {
+		return
+	}
+	s0 := &x.src[0]
+	if constSrc(&in.Src[0]) || constSrc(&in.Src[1]) || !constSrc(&in.Src[2]) ||
+		s0.rel || s0.abs || x.src[1].mod || x.src[1].rel || x.src[2].mod || x.src[2].rel {
+		return
+	}
+	x.kernel = kMadXXKSat
+	if s0.neg {
+		x.kernel = kMadNXXKSat
+	}
+	s0.mod, s0.neg, x.sat, x.folded = false, false, false, true
 }
 
 // kAddXK is kAdd with b the same in every lane.
@@ -155,7 +207,7 @@ func konstSrcs(in *Inst) uint8 {
 // dotSumK is dotSum with b the same in every lane: products rounded and
 // summed left to right as dotSum does (a product's operands commute), NaNs
 // canonical.
-func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32, sat bool) (saturated bool) {
 	r := f32(res)
 	a0, a1 := f32(a[0]), f32(a[1])
 	k0, k1 := f32(b[0])[0], f32(b[1])[0]
@@ -170,10 +222,16 @@ func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 			s := float32(a0[i]*k0) + float32(a1[i]*k1)
 			return s + float32(a2[i]*k2)
 		}
+		if sat { // dp3_sat: saturated as stored (no NaN left)
+			for i := range r {
+				r[i] = sat1(dp3(i))
+			}
+			return true
+		}
 		for i := 0; i < Lanes; i += 4 { // NaNs canonical as stored, as dotSum's
 			r[i], r[i+1], r[i+2], r[i+3] = nan4(dp3(i), dp3(i+1), dp3(i+2), dp3(i+3))
 		}
-		return
+		return false
 	default:
 		a2, a3, k2, k3 := f32(a[2]), f32(a[3]), f32(b[2])[0], f32(b[3])[0]
 		for i := range r {
@@ -183,4 +241,5 @@ func dotSumK(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
 		}
 	}
 	canon(res)
+	return false
 }

@@ -64,26 +64,7 @@ func TestSpecialKernels(t *testing.T) {
 			t.Errorf("%s: not specialised", form)
 		}
 		for range 200 {
-			cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
-			for _, m := range []*Machine{a, g} {
-				if err := m.Bind(cb, nil); err != nil {
-					t.Fatal(err)
-				}
-			}
-			for v := range 2 {
-				for c := range 4 {
-					for l := range Lanes {
-						a.In(v)[c][l] = val()
-					}
-					*g.In(v) = *a.In(v)
-				}
-			}
-			if _, err := a.Run(AllLanes); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := g.Run(AllLanes); err != nil {
-				t.Fatal(err)
-			}
+			cb := runBoth(t, a, g, val)
 			for c := range 4 {
 				for l := range Lanes {
 					if x, y := a.Out(0)[c][l], g.Out(0)[c][l]; x != y {
@@ -94,6 +75,32 @@ func TestSpecialKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// runBoth binds a cb0 of four values from val to a and g, gives both the
+// same two inputs from val and runs them with every lane active.
+func runBoth(t *testing.T, a, g *Machine, val func() uint32) *kconsts {
+	t.Helper()
+	cb := &kconsts{[4]uint32{val(), val(), val(), val()}}
+	for _, m := range []*Machine{a, g} {
+		if err := m.Bind(cb, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for v := range 2 {
+		for c := range 4 {
+			for l := range Lanes {
+				a.In(v)[c][l] = val()
+			}
+			*g.In(v) = *a.In(v)
+		}
+	}
+	for _, m := range []*Machine{a, g} {
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cb
 }
 
 // TestFrcFourLanes: kFrc's integer path for four lanes in [+0, 2**23)
@@ -120,6 +127,40 @@ func TestFrcFourLanes(t *testing.T) {
 				if got[l] != want[l] {
 					t.Fatalf("frc %#x (%g) = %#x, want %#x", a[l], bitsf(a[l]), got[l], want[l])
 				}
+			}
+		}
+	}
+}
+
+// TestSatFold: the instructions that saturate in their kernel (satFold in
+// the default build, vecFold in the vector build: mad_sat with its first
+// source negated, dp3_sat) give the bits of the same arithmetic followed
+// by mov_sat, for lanes and constants from the specials and random floats;
+// and the machine folds them (plain, no saturate pass left).
+func TestSatFold(t *testing.T) {
+	forms := [][2]string{
+		{"mad_sat o0, -v0, v1, cb0[0].x", "mov r0, -v0\nmad r0, r0, v1, cb0[0].x\nmov_sat o0, r0"},
+		{"mad_sat o0.xy, -v0.yxzw, v1.z, -l(0.7807, 0.5, 0x7fc00001, 1e-40)", "mad r0, -v0.yxzw, v1.z, -l(0.7807, 0.5, 0x7fc00001, 1e-40)\nmov_sat o0.xy, r0"},
+		{"mad_sat o0, v0, v1.x, cb0[0].y", "mad r0, v0, v1.x, cb0[0].y\nmov_sat o0, r0"},
+		{"dp3_sat o0.x, v0.xyzx, l(0.3904, 0.488, 0.7807, 0.3904)", "dp3 r0.x, v0.xyzx, l(0.3904, 0.488, 0.7807, 0.3904)\nmov_sat o0.x, r0.x"},
+	}
+	rng := rand.New(rand.NewPCG(32, 11))
+	val := func() uint32 {
+		if rng.IntN(2) == 0 {
+			return specials[rng.IntN(len(specials))]
+		}
+		return fbits(float32(rng.NormFloat64()))
+	}
+	for i, f := range forms {
+		a := NewMachine(mustAsm(t, "ps inputs=2 outputs=1 temps=1\n"+f[0]+"\nret\n"))
+		g := NewMachine(mustAsm(t, "ps inputs=2 outputs=1 temps=1\n"+f[1]+"\nret\n"))
+		if x := &a.code[0]; i < 3 && (x.sat || !x.plain) {
+			t.Errorf("%s: not folded (sat %v, plain %v)", f[0], x.sat, x.plain)
+		}
+		for range 200 {
+			runBoth(t, a, g, val)
+			if *a.Out(0) != *g.Out(0) {
+				t.Fatalf("%s: %x, want %x", f[0], *a.Out(0), *g.Out(0))
 			}
 		}
 	}
