@@ -45,10 +45,10 @@ type app struct {
 	// idle page's pump sleeps on it instead of waking every 100 ms (nil
 	// natively, where there is no pump: a send to it is dropped).
 	playWake chan struct{}
-	notice   string // shown above the editor: a broken link, no canvas
-	speed    int    // API calls per tick while playing (0: sliceCalls)
-	pending  string // a notice for the page, taken by the bridge (takePending)
-	endNoted uint64 // loads when the end of the run was noted (noteEndLocked)
+	notice   string   // shown above the editor: a broken link, no canvas
+	speed    int      // API calls per tick while playing (0: sliceCalls)
+	pending  string   // a notice for the page, taken by the bridge (takePending)
+	endNoted uint64   // loads when the end of the run was noted (noteEndLocked)
 	told     stageKey // the picture the stage was last woken for (stageNews)
 
 	insp  *inspector    // the Command lists and Handles views, fed from the trace
