@@ -45,10 +45,11 @@ type app struct {
 	// idle page's pump sleeps on it instead of waking every 100 ms (nil
 	// natively, where there is no pump: a send to it is dropped).
 	playWake chan struct{}
-	notice   string // shown above the editor: a broken link, no canvas
-	speed    int    // API calls per tick while playing (0: sliceCalls)
-	pending  string // a notice for the page, taken by the bridge (takePending)
-	endNoted uint64 // loads when the end of the run was noted (noteEndLocked)
+	notice   string   // shown above the editor: a broken link, no canvas
+	speed    int      // API calls per tick while playing (0: sliceCalls)
+	pending  string   // a notice for the page, taken by the bridge (takePending)
+	endNoted uint64   // loads when the end of the run was noted (noteEndLocked)
+	told     stageKey // the picture the stage was last woken for (stageNews)
 
 	insp  *inspector    // the Command lists and Handles views, fed from the trace
 	enc   columnEncoder // the panel's event batches
@@ -279,6 +280,40 @@ func (a *app) stageBusy(have uint64) bool {
 	}
 	defer a.mu.Unlock()
 	return a.playing || a.gen != have
+}
+
+// stageKey names the picture the stage shows: the scenario loaded and the
+// last frame's pixels (a repeated picture's frames share them: gpu's
+// scanFrame), or none.
+type stageKey struct {
+	loads uint64
+	pix   *byte
+	n     int
+	w, h  int
+}
+
+// stageNews reports whether the canvas must wake after the bridge's call
+// that may have changed the run (bridge.changed): a run playing (Update
+// starts its ticker), the lock held by a slice (it may present), or a
+// picture other than the one it was last woken for. A step or a frame of
+// the page that presented the same picture again wakes nothing: Ebitengine's
+// Update then found nothing to show, after a forced layout of the page
+// (about 0.3 ms a frame of the draws figure). A stage woken runs until it
+// has caught up (stageBusy), so it never misses a picture told.
+func (a *app) stageNews() bool {
+	if !a.mu.TryLock() {
+		return true
+	}
+	defer a.mu.Unlock()
+	k := stageKey{loads: a.loads}
+	if a.run != nil {
+		if f, ok := a.run.LastFrame(); ok && len(f.Pix) > 0 {
+			k.pix, k.n, k.w, k.h = &f.Pix[0], len(f.Pix), f.Width, f.Height
+		}
+	}
+	news := k != a.told
+	a.told = k
+	return news || a.playing
 }
 
 // pause stops playing and ends pending run() loops.

@@ -490,3 +490,53 @@ func TestPumpTakesATicksCalls(t *testing.T) {
 		t.Errorf("after a tick the pump ran %d calls, %d slices counted", got, a.pumpCount())
 	}
 }
+
+// TestStageNews: the bridge wakes the canvas after a change only for a
+// picture it has not been woken for (a load, a Present of another picture)
+// or a run playing; a step that presents nothing, or presents the same
+// picture again (its frame shares the pixels), wakes nothing.
+func TestStageNews(t *testing.T) {
+	src := []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nbb = sc.GetBuffer 0\n" +
+		"rtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv 1 0 0 1\nsc.Present\nsc.Present\n" +
+		"imm.ClearRenderTargetView rtv 0 0 1 1\nsc.Present\nsc.Present\n")
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	if !a.stageNews() {
+		t.Error("a load wakes no stage")
+	}
+	if a.stageNews() {
+		t.Error("nothing changed, and the stage is woken")
+	}
+	a.play()
+	if !a.stageNews() {
+		t.Error("a run playing wakes no stage")
+	}
+	a.pause()
+	if a.stageNews() {
+		t.Error("a pause with the same picture wakes the stage")
+	}
+	woken, frames := 0, 0
+	for i := 0; i < 100 && !a.summary().Done; i++ {
+		a.step(1)
+		news := a.stageNews()
+		if n := a.summary().Frames; n != frames {
+			frames = n
+			if news {
+				woken++
+			}
+		} else if news {
+			t.Errorf("step %d presented nothing, and the stage is woken", i)
+		}
+	}
+	if frames != 4 || woken != 2 {
+		t.Errorf("%d frames presented, the stage woken for %d; want 4 and 2 (two pictures)", frames, woken)
+	}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	if !a.stageNews() {
+		t.Error("a load wakes no stage")
+	}
+}

@@ -601,12 +601,13 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 var changing = map[string]bool{"load": true, "run": true, "step": true, "play": true, "pause": true, "stepFrame": true,
 	"runFrame": true, "stepToLine": true, "restart": true, "setSpeed": true, "synthetic": true}
 
-// changed wakes the canvas (wakeStage) and tells the page the run changed:
+// changed wakes the canvas (wakeStage) when it has something to show
+// (app.stageNews) and tells the page the run changed:
 // a "d3dsim:change" event on window, which the panel's controller waits
 // for instead of polling an idle page (web/controller.js). Called while a
 // slice may be suspended too: it takes no lock.
 func (b *bridge) changed() {
-	if wakeStage != nil {
+	if wakeStage != nil && b.a.stageNews() {
 		wakeStage()
 	}
 	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("d3dsim:change"))

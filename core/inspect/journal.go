@@ -238,7 +238,7 @@ func (j *Journal) devID(d *d3d11.Device) int16 {
 }
 
 // call journals one API call (scenario.Run.OnCall).
-func (j *Journal) call(c *scenario.CallDone) {
+func (j *Journal) call(c scenario.CallDone) {
 	if j.calls.n >= MaxCalls {
 		j.Truncated = true
 		return
@@ -290,7 +290,7 @@ func objDevice(o d3d11.Object) *d3d11.Device {
 
 // callEvent finds the call's app→runtime call event among those its
 // statement wrote (0: none, a call the runtime never saw).
-func (j *Journal) callEvent(c *scenario.CallDone) uint64 {
+func (j *Journal) callEvent(c scenario.CallDone) uint64 {
 	end := uint64(j.rec.Len())
 	for s := c.From + 1; s <= end && s <= c.From+64; s++ {
 		e := j.rec.Get(s)

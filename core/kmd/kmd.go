@@ -13,6 +13,8 @@ import (
 // (checked in hardware_test.go); the driver reaches the hardware through
 // nothing else.
 type Hardware interface {
+	// Submit queues dma on the engine's ring, keeping a copy: the driver
+	// reuses dma once Submit returns.
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
 	PageFault(engine int) (fence uint64, faulted bool)
@@ -98,6 +100,11 @@ type KMD struct {
 	// hangNext is an injected hang waiting for the next submission of its
 	// kind (InjectHang).
 	hangNext *hangInjection
+	// submitWords is DxgkDdiSubmitCommand's buffer with the FENCE appended,
+	// kept for the next submission: the Hardware keeps a copy of its own
+	// (gpu.Submit), so a new one a submission was garbage (13 KB a frame of
+	// the page's draws figure). Taken under mu; nil while one is in use.
+	submitWords []uint32
 }
 
 type hangInjection struct {

@@ -74,8 +74,11 @@ func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSubmitCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
 	}
-	b := isa.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
-	b.Words = append(b.Words, a.DmaBuffer...)
+	d.mu.Lock()
+	words := d.submitWords[:0]
+	d.submitWords = nil
+	d.mu.Unlock()
+	b := isa.Builder{Words: append(words, a.DmaBuffer...)}
 	b.Fence(a.SubmissionFenceID)
 	d.mu.Lock()
 	h := d.hangNext
@@ -88,6 +91,9 @@ func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	if h != nil {
 		h.hang()
 	}
-	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words)
+	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words) // (Hardware.Submit copies it)
+	d.mu.Lock()
+	d.submitWords = b.Words
+	d.mu.Unlock()
 	return nil
 }

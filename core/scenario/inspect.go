@@ -22,8 +22,10 @@ type CallDone struct {
 // OnCall has fn called after every API call statement, on the statement's
 // thread, once the call has returned (nil: none). It is the inspector's
 // hook: cheaper than Observe, which resolves every argument, and separate
-// from it, so a capture and an inspector can watch one run.
-func (r *Run) OnCall(fn func(*CallDone)) { r.onCall = fn }
+// from it, so a capture and an inspector can watch one run. The call is
+// passed by value: a pointer handed to a func value escapes, and allocated
+// 80 bytes a call (79 KB a frame of the page's draws figure).
+func (r *Run) OnCall(fn func(CallDone)) { r.onCall = fn }
 
 // Machine is the simulated PC the run drives.
 func (r *Run) Machine() *machine.Machine { return r.mach }

@@ -791,3 +791,22 @@ func TestRunLimits(t *testing.T) {
 		t.Fatalf("gpu.vram=100GiB gives %d bytes of VRAM, want the ceiling %d", o.vram, machine.MaxVRAM)
 	}
 }
+
+// TestSummaryHashRepeatedFrames: Summary hashes a picture once while its
+// frames share its pixels, and each new picture (another slice, even of the
+// same bytes, or one byte apart) gets its own hash. The short cut itself is a
+// speed change (issue 32: a SHA-256 of 256 KiB a frame of the page's draws
+// figure); this holds the hash it keeps right.
+func TestSummaryHashRepeatedFrames(t *testing.T) {
+	r := runSource(t, "dev, imm = D3D11CreateDevice\n")
+	r.frames, r.frameMem, r.dropped = nil, 0, 0
+	a := bytes.Repeat([]byte{255, 0, 0, 255}, 64*64)
+	b := bytes.Clone(a)
+	b[len(b)-1] = 254
+	for i, pix := range [][]byte{a, a, a, bytes.Clone(a), b, b, a, {}} {
+		r.addFrame(Frame{Width: 64, Height: 64, Pix: pix})
+		if got, want := r.Summary().Hash, HashBytes(pix); got != want {
+			t.Errorf("frame %d: Summary's hash %s, want %s", i, got, want)
+		}
+	}
+}

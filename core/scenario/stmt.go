@@ -178,7 +178,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.noteDraw(t, s, x, from)
 	}
 	if r.onCall != nil {
-		r.onCall(&CallDone{Thread: t.name, Line: s.Line, Method: s.Method, Target: x.tgt, From: from, Err: err})
+		r.onCall(CallDone{Thread: t.name, Line: s.Line, Method: s.Method, Target: x.tgt, From: from, Err: err})
 	}
 	if r.opt.sync && err == nil && r.nesting == 0 {
 		// (a preempting call is synced with the call it ran inside: the
