@@ -68,7 +68,7 @@ func (d *drawScratch) rasterParallel() {
 			if k*tileRows >= yhi {
 				return
 			}
-			rasterBand(d.batch, d.rowSpans, &l.p, k)
+			rasterRange(d.batch, d.rowSpans, &l.p, k*tileRows, (k+1)*tileRows)
 		}
 	}
 	for i := range n {

@@ -12,4 +12,5 @@ type tilePipeline struct{ area, handed uint64 }
 
 func (d *drawScratch) handOver()      { d.flush() }
 func (d *drawScratch) drain()         {}
+func (d *drawScratch) handLast()      {}
 func (d *drawScratch) inFlight() bool { return false }
