@@ -58,6 +58,7 @@ type tilePipeline struct {
 	spare   []*tileJob
 	area    uint64
 	handed  uint64 // batches handed over (for tests)
+	crew    *crew  // rasterParallel's workers (crew_native.go)
 	// The pieces: piece s is bands [b0+s*k, b0+(s+1)*k) (the first and
 	// the last reaching past them), fixed from the draw's scissor
 	// rectangle when the workers start. holders[s] is the batches handed
@@ -65,6 +66,13 @@ type tilePipeline struct {
 	b0, k   int
 	holders []uint32
 	done    []atomic.Uint32
+}
+
+// own makes g's crew, when its draws have tile workers.
+func (tp *tilePipeline) own(g *GPU, workers int) {
+	if workers > 1 {
+		tp.crew = newCrew(g)
+	}
 }
 
 // piece is the piece band b is in.

@@ -94,3 +94,24 @@ func BenchmarkTileWork(b *testing.B) {
 		b.Run(sc.Name+"/2", func(b *testing.B) { benchTileWork(b, sc, 2) })
 	}
 }
+
+// TestCrewStopsWithItsGPU: rasterParallel's workers, kept from draw to draw,
+// end once their GPU is collected (a test or a page that makes GPUs would
+// otherwise keep a goroutine per worker for each).
+func TestCrewStopsWithItsGPU(t *testing.T) {
+	n0 := runtime.NumGoroutine()
+	r := NewBenchRig(FillScene(), 3)
+	r.Frame()
+	if n := runtime.NumGoroutine(); n < n0+2 {
+		t.Fatalf("%d goroutines after a fill frame on 3 workers, want %d or more", n, n0+2)
+	}
+	r = nil
+	for range 1000 {
+		runtime.GC()
+		runtime.Gosched()
+		if runtime.NumGoroutine() <= n0 {
+			return
+		}
+	}
+	t.Errorf("%d goroutines after the GPU was collected, %d before it was made", runtime.NumGoroutine(), n0)
+}
