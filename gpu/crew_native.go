@@ -28,6 +28,10 @@ type crew struct {
 	fin     chan struct{}   // sent by the worker that finished the round last
 	asleep  []atomic.Bool   // worker i parked (waiting on wake[i])
 	wake    []chan struct{} // cap 1
+	// parks counts the workers that parked for a round and the command
+	// processor's waits that parked for the last band (BenchmarkTileWork:
+	// each is a thread woken).
+	parks atomic.Uint64
 }
 
 // crewSpin is how long a waiting goroutine checks before it parks, in
@@ -68,6 +72,9 @@ func (c *crew) run(n int, fn func(i int)) {
 	for spin := 0; c.left.Load() != 0 && spin < crewSpin; spin++ {
 		runtime.Gosched()
 	}
+	if c.left.Load() != 0 {
+		c.parks.Add(1)
+	}
 	<-c.fin
 	c.fn = nil // (a worker reads fn only after gen moves)
 }
@@ -82,6 +89,7 @@ func (c *crew) worker(i int, seen uint64) {
 			g = c.gen.Load()
 		}
 		if g == seen {
+			c.parks.Add(1)
 			c.asleep[i].Store(true)
 			if g = c.gen.Load(); g == seen || !c.asleep[i].CompareAndSwap(true, false) {
 				<-c.wake[i] // the round's start took asleep[i] back and sends

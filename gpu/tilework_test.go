@@ -20,9 +20,12 @@ import (
 // processor's thread's; serial-ms/frame that less its own share of the
 // shading (rasterParallel's work(0)): the geometry, the hand-over and the
 // waits that spin; workers-ms/frame what the other goroutines' jobs took;
-// imbalance the busiest lane's pixels over the mean lane's; rounds/frame the
-// rounds of rows (each starts a goroutine a worker) and handed/frame the
-// batches handed to the run-ahead workers.
+// imbalance the busiest lane's pixels over the mean lane's (tris: the
+// worker's against the command processor's when it helps); rounds/frame the
+// rounds of rows, parks/frame the times a worker parked before a round or
+// the command processor before a round's last band (rasterParallel's crew:
+// each a thread to wake), and handed/frame the batches handed to the
+// run-ahead workers.
 
 // threadCPU is the calling thread's CPU time in nanoseconds.
 func threadCPU() uint64 {
@@ -47,6 +50,10 @@ func benchTileWork(b *testing.B, sc BenchScene, workers int) {
 		lanes0[i] = d.lanes[i].work
 	}
 	rounds0, handed0, main0 := d.rounds, d.tp.handed, d.mainRaster
+	var parks0 uint64
+	if d.tp.crew != nil {
+		parks0 = d.tp.crew.parks.Load()
+	}
 	proc0, thr0 := cpuSeconds(), threadCPU()
 	b.ResetTimer()
 	for range b.N {
@@ -83,6 +90,7 @@ func benchTileWork(b *testing.B, sc BenchScene, workers int) {
 		}
 		b.ReportMetric(float64(d.rounds-rounds0)/f, "rounds/frame")
 		b.ReportMetric(float64(d.tp.handed-handed0)/f, "handed/frame")
+		b.ReportMetric(float64(d.tp.crew.parks.Load()-parks0)/f, "parks/frame")
 	}
 }
 
