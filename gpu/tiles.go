@@ -36,8 +36,9 @@ type lane struct {
 	panic any
 	// work is what the lane did since it was made, for tests that
 	// measure the balance between workers (tileProbe).
-	work laneWork
-	_    [128]byte
+	work  laneWork
+	bands []int32 // rasterBands' table of the worker's bands
+	_     [128]byte
 }
 
 // laneWork is a lane's pixels shaded and, when tileProbe is set, its
@@ -97,7 +98,6 @@ func (d *drawScratch) emit() {
 // tile workers (tiles_native.go). Anything that writes pixels outside the
 // batch (lines) flushes first, to keep primitive order.
 func (d *drawScratch) flush() {
-	d.handLast()
 	d.drain()
 	if len(d.batch) == 0 {
 		return
@@ -149,21 +149,58 @@ func (d *drawScratch) rasterRounds() {
 	}
 }
 
-// rasterRange draws rows [lo, hi) of the batch, each triangle in order;
-// spans holds each triangle's rows (y0, y1) side by side (emit keeps them:
-// drawScratch.rowSpans), so that finding the triangles of a few bands among
-// thousands reads 8 bytes of each, not its set-up. lo and hi are band
-// boundaries (hi may be the batch's end), so a triangle left to the
-// goroutine that draws its band (tri.deferred) is wholly inside.
-func rasterRange(batch []tri, spans []triRows, p *pipe, lo, hi int) {
-	l, h := int32(lo), int32(hi)
+// rasterBands is worker i of n's share of batch's rows [0, yhi): its
+// bands, each triangle in order. spans holds the triangles' rows side by
+// side (emit keeps them: drawScratch.rowSpans), each within [0, yhi)
+// (batchRows), so that the triangles of the other workers' bands are
+// passed over without reading them (a worker read every triangle's rows,
+// half of them from lines the other worker had just drawn).
+//
+// mine is scratch for the worker's bands: mine[k] is the first row of its
+// first band at or after band k (a table made once a batch: the two
+// divisions and the clamps a triangle were most of what finding them
+// cost).
+func rasterBands(batch []tri, spans []triRows, p *pipe, i, n, yhi int, mine *[]int32) {
+	nb := (yhi + tileRows - 1) / tileRows
+	if cap(*mine) < nb {
+		*mine = make([]int32, nb)
+	}
+	first := (*mine)[:nb]
+	for k := range first {
+		first[k] = int32(k+((i-k%n)%n+n)%n) * tileRows
+	}
+	step := int32(n * tileRows)
 	batch = batch[:len(spans)]
 	for j := range spans {
-		if spans[j].y0 < h && spans[j].y1 > l {
-			if t := &batch[j]; t.deferred {
-				t.finishRows(p, lo, hi)
+		lo, hi := spans[j].y0, spans[j].y1
+		y := first[uint32(lo)/tileRows]
+		if y >= hi {
+			continue
+		}
+		t := &batch[j]
+		for ; y < hi; y += step {
+			if t.deferred {
+				t.finishRows(p, int(y), int(y)+tileRows)
 			} else {
-				t.rasterRows(p, lo, hi)
+				t.rasterRows(p, int(y), int(y)+tileRows)
+			}
+		}
+	}
+}
+
+// rasterBand draws band k (rows k*tileRows up to the next band) of the
+// batch, each triangle in order; spans holds each triangle's rows (y0, y1)
+// side by side (emit keeps them: drawScratch.rowSpans), so that finding
+// the few triangles of a band among thousands reads 8 bytes of each, not
+// its set-up.
+func rasterBand(batch []tri, spans []triRows, p *pipe, k int) {
+	lo, hi := int32(k*tileRows), int32((k+1)*tileRows)
+	for j := range spans {
+		if spans[j].y0 < hi && spans[j].y1 > lo {
+			if t := &batch[j]; t.deferred {
+				t.finishRows(p, int(lo), int(hi))
+			} else {
+				t.rasterRows(p, int(lo), int(hi))
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func (d *drawScratch) rasterParallel() {
 			if k*tileRows >= yhi {
 				return
 			}
-			rasterRange(d.batch, d.rowSpans, &l.p, k*tileRows, (k+1)*tileRows)
+			rasterBand(d.batch, d.rowSpans, &l.p, k)
 		}
 	}
 	for i := range n {

@@ -14,5 +14,4 @@ func (tp *tilePipeline) own(*GPU, int) {}
 
 func (d *drawScratch) handOver()      { d.flush() }
 func (d *drawScratch) drain()         {}
-func (d *drawScratch) handLast()      {}
 func (d *drawScratch) inFlight() bool { return false }
