@@ -20,8 +20,7 @@ import (
 // processor's thread's; serial-ms/frame that less its own share of the
 // shading (rasterParallel's work(0)): the geometry, the hand-over and the
 // waits that spin; workers-ms/frame what the other goroutines' jobs took;
-// imbalance the busiest lane's pixels over the mean lane's (tris: the
-// worker's against the command processor's when it helps); rounds/frame the
+// imbalance the busiest lane's pixels over the mean lane's; rounds/frame the
 // rounds of rows, parks/frame the times a worker parked before a round or
 // the command processor before a round's last band (rasterParallel's crew:
 // each a thread to wake), and handed/frame the batches handed to the
