@@ -268,6 +268,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 	g.ex.draw.check = g.ex.checkpoint
 	g.ex.draw.ahead = g.ex.runAhead
 	g.ex.draw.workers = rasterWorkers(cfg.RasterWorkers)
+	g.ex.draw.tp.own(g, g.ex.draw.workers)
 	return g
 }
 

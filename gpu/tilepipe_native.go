@@ -35,6 +35,14 @@ type tilePipeline struct {
 	spare  []*tileJob
 	area   uint64
 	handed uint64 // batches handed over (for tests)
+	crew   *crew  // rasterParallel's workers (crew_native.go)
+}
+
+// own makes g's crew, when its draws have tile workers.
+func (tp *tilePipeline) own(g *GPU, workers int) {
+	if workers > 1 {
+		tp.crew = newCrew(g)
+	}
 }
 
 // tileJob is a batch in flight: its triangles (read only, by every

@@ -5,6 +5,7 @@ import (
 	"d3dsim/gpu/isa"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -144,5 +145,29 @@ func TestTilesAheadNotOverTheirInput(t *testing.T) {
 	}
 	if _, _, _, _, handed := aheadScene(t, 2, n, "ps_vertexcolor", Limits{}, false); handed == 0 && workersRunAhead() {
 		t.Error("the same draw with its vertex buffer apart: no batch handed over")
+	}
+}
+
+// TestTilesAheadOneCore: with one core (GOMAXPROCS 1) the command processor
+// runs until the workers' channels are full, drawing the oldest batches
+// itself, while the worker has not taken them from its channel yet; a batch's
+// buffer filled again under it (the worker then draws the new batch's pieces
+// before the batches between, waiting for them forever) hangs the draw. Same
+// pixels as one goroutine.
+func TestTilesAheadOneCore(t *testing.T) {
+	if !workersRunAhead() {
+		t.Skip("no tile workers (WebAssembly)")
+	}
+	const n = 6 * batchTris
+	want, wst, _, _, _ := aheadScene(t, 1, n, "ps_vertexcolor", Limits{}, false)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for _, w := range []int{2, 3} {
+		got, st, _, _, handed := aheadScene(t, w, n, "ps_vertexcolor", Limits{}, false)
+		if !bytes.Equal(got, want) || st != wst {
+			t.Errorf("%d workers: stats %+v; one goroutine %+v, or the pixels differ", w, st, wst)
+		}
+		if handed < 5 {
+			t.Errorf("%d workers: %d batches handed over, want 5 or more", w, handed)
+		}
 	}
 }

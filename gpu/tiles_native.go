@@ -4,7 +4,6 @@ package gpu
 
 import (
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -102,15 +101,10 @@ func (d *drawScratch) rasterParallel() {
 		}
 		claim.Store(0)
 		d.rounds++
-		var wg sync.WaitGroup
 		for i := range n {
 			d.lanes[i].p.shaded, d.lanes[i].p.passed, d.lanes[i].p.instrs = 0, 0, 0
-			if i > 0 {
-				wg.Go(func() { work(i) })
-			}
 		}
-		work(0) // this goroutine's own share
-		wg.Wait()
+		d.tp.crew.run(n-1, work) // work(0): this goroutine's own share
 		for i := range n {
 			l := &d.lanes[i]
 			if l.panic != nil {

@@ -21,8 +21,10 @@ import (
 // shading (rasterParallel's work(0)): the geometry, the hand-over and the
 // waits that spin; workers-ms/frame what the other goroutines' jobs took;
 // imbalance the busiest lane's pixels over the mean lane's; rounds/frame the
-// rounds of rows (each starts a goroutine a worker) and handed/frame the
-// batches handed to the run-ahead workers.
+// rounds of rows, parks/frame the times a worker parked before a round or
+// the command processor before a round's last band (rasterParallel's crew:
+// each a thread to wake), and handed/frame the batches handed to the
+// run-ahead workers.
 
 // threadCPU is the calling thread's CPU time in nanoseconds.
 func threadCPU() uint64 {
@@ -47,6 +49,10 @@ func benchTileWork(b *testing.B, sc BenchScene, workers int) {
 		lanes0[i] = d.lanes[i].work
 	}
 	rounds0, handed0, main0 := d.rounds, d.tp.handed, d.mainRaster
+	var parks0 uint64
+	if d.tp.crew != nil {
+		parks0 = d.tp.crew.parks.Load()
+	}
 	proc0, thr0 := cpuSeconds(), threadCPU()
 	b.ResetTimer()
 	for range b.N {
@@ -83,6 +89,7 @@ func benchTileWork(b *testing.B, sc BenchScene, workers int) {
 		}
 		b.ReportMetric(float64(d.rounds-rounds0)/f, "rounds/frame")
 		b.ReportMetric(float64(d.tp.handed-handed0)/f, "handed/frame")
+		b.ReportMetric(float64(d.tp.crew.parks.Load()-parks0)/f, "parks/frame")
 	}
 }
 
@@ -93,4 +100,25 @@ func BenchmarkTileWork(b *testing.B) {
 		b.Run(sc.Name+"/1", func(b *testing.B) { benchTileWork(b, sc, 1) })
 		b.Run(sc.Name+"/2", func(b *testing.B) { benchTileWork(b, sc, 2) })
 	}
+}
+
+// TestCrewStopsWithItsGPU: rasterParallel's workers, kept from draw to draw,
+// end once their GPU is collected (a test or a page that makes GPUs would
+// otherwise keep a goroutine per worker for each).
+func TestCrewStopsWithItsGPU(t *testing.T) {
+	n0 := runtime.NumGoroutine()
+	r := NewBenchRig(FillScene(), 3)
+	r.Frame()
+	if n := runtime.NumGoroutine(); n < n0+2 {
+		t.Fatalf("%d goroutines after a fill frame on 3 workers, want %d or more", n, n0+2)
+	}
+	r = nil
+	for range 1000 {
+		runtime.GC()
+		runtime.Gosched()
+		if runtime.NumGoroutine() <= n0 {
+			return
+		}
+	}
+	t.Errorf("%d goroutines after the GPU was collected, %d before it was made", runtime.NumGoroutine(), n0)
 }
