@@ -32,6 +32,10 @@ type crew struct {
 	// processor's waits that parked for the last band (BenchmarkTileWork:
 	// each is a thread woken).
 	parks atomic.Uint64
+	// live counts the workers running (TestCrewStopsWithItsGPU: other
+	// tests' crews stop when the collector gets to their GPUs, so the
+	// process's goroutines say nothing of this one's).
+	live atomic.Int32
 }
 
 // crewSpin is how long a waiting goroutine checks before it parks, in
@@ -57,6 +61,7 @@ func (c *crew) run(n int, fn func(i int)) {
 		c.wake = make([]chan struct{}, n)
 		for i := range n {
 			c.wake[i] = make(chan struct{}, 1)
+			c.live.Add(1)
 			go c.worker(i, c.gen.Load())
 		}
 	}
@@ -82,6 +87,7 @@ func (c *crew) run(n int, fn func(i int)) {
 // worker is worker i (lane i+1 of rasterParallel), started after round
 // seen.
 func (c *crew) worker(i int, seen uint64) {
+	defer c.live.Add(-1)
 	for {
 		g := c.gen.Load()
 		for spin := 0; g == seen && spin < crewSpin; spin++ {

@@ -106,19 +106,22 @@ func BenchmarkTileWork(b *testing.B) {
 // end once their GPU is collected (a test or a page that makes GPUs would
 // otherwise keep a goroutine per worker for each).
 func TestCrewStopsWithItsGPU(t *testing.T) {
-	n0 := runtime.NumGoroutine()
 	r := NewBenchRig(FillScene(), 3)
 	r.Frame()
-	if n := runtime.NumGoroutine(); n < n0+2 {
-		t.Fatalf("%d goroutines after a fill frame on 3 workers, want %d or more", n, n0+2)
+	c := r.g.ex.draw.tp.crew
+	if c == nil {
+		t.Fatal("no crew after a fill frame on 3 workers")
 	}
-	r = nil
+	if n := c.live.Load(); n != 2 {
+		t.Fatalf("%d crew workers after a fill frame on 3 workers, want 2", n)
+	}
+	r = nil // c keeps no pointer to its GPU
 	for range 1000 {
 		runtime.GC()
 		runtime.Gosched()
-		if runtime.NumGoroutine() <= n0 {
+		if c.live.Load() == 0 {
 			return
 		}
 	}
-	t.Errorf("%d goroutines after the GPU was collected, %d before it was made", runtime.NumGoroutine(), n0)
+	t.Errorf("%d crew workers still running after the GPU was collected", c.live.Load())
 }
