@@ -21,7 +21,8 @@
 //   cd tests/browser && npm ci && node figures.mjs
 //
 // FIGURES=draws,play,editor,idle picks some (all by default;
-// FIGURE_SPEED=N plays at N calls a tick, Play's speed control); FIGURE_PROFILE=1
+// FIGURE_SPEED=N plays at N calls a tick, Play's speed control;
+// FIGURE_WARMUP=N runs N frames of the draws figure before it counts); FIGURE_PROFILE=1
 // profiles the page during the draws figure (the CDP Profiler) and prints
 // the functions with the most self and inclusive time, Go's by name
 // (wasmNames; FIGURE_PROFILE=FILE.cpuprofile
